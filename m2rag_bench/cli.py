@@ -69,14 +69,12 @@ def dataset_build(release: Path, out: Path, configs: tuple[str, ...], skip_bad: 
     console.print(table)
     for config, report in result.reports.items():
         if report.problems:
-            problems = Table(title=f"{config}: {len(report.problems)} problem(s) (all in {out / 'build_report.json'})")
-            for col in ("file:line", "field", "problem", "action"):
-                problems.add_column(col, overflow="fold")
-            for p in report.problems[:25]:
-                problems.add_row(f"{p.file}:{p.line}" if p.line else p.file, p.field or "", p.message, p.action)
+            console.print(f"[bold yellow]{config}: {len(report.problems)} problem(s)[/] "
+                          f"(all listed in {out / 'build_report.json'}):")
+            for problem in report.problems[:25]:
+                console.print(f"  {problem}", markup=False, highlight=False, soft_wrap=True)
             if len(report.problems) > 25:
-                problems.add_row("…", "", f"{len(report.problems) - 25} more in build_report.json", "")
-            console.print(problems)
+                console.print(f"  … and {len(report.problems) - 25} more", highlight=False)
 
 
 @dataset.command("push")

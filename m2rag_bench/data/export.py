@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow.parquet as pq
+from datasets import Features
 
 from .builder import CONFIG_SPLITS, make_builder
 from .card import write_card
@@ -52,12 +53,20 @@ def _move_shards(tmp: Path, dest: Path, split: str) -> list[Path]:
 
 def existing_configs(out: Path) -> dict[str, dict[str, int]]:
     """Configs already exported under ``out`` (so building ``train`` after ``benchmark`` keeps both)."""
-    configs: dict[str, dict[str, int]] = {}
+    return {config: {split: rows for split, (rows, _) in info["splits"].items()} for config, info in scan_export(out).items()}
+
+
+def scan_export(out: Path) -> dict[str, dict]:
+    """Per config: its features (from the parquet schema) and, per split, the rows and bytes of its shards."""
+    found: dict[str, dict] = {}
     for config, split in CONFIG_SPLITS.items():
         shards = sorted((out / config).glob(f"{split}-*.parquet"))
         if shards:
-            configs[config] = {split: sum(pq.ParquetFile(s).metadata.num_rows for s in shards)}
-    return configs
+            files = [pq.ParquetFile(s) for s in shards]
+            rows = sum(f.metadata.num_rows for f in files)
+            found[config] = {"features": Features.from_arrow_schema(files[0].schema_arrow),
+                             "splits": {split: (rows, sum(s.stat().st_size for s in shards))}}
+    return found
 
 
 def build_dataset(release: str | Path, out: str | Path, configs: list[str] | None = None, *, skip_bad: bool = False,
@@ -82,9 +91,10 @@ def build_dataset(release: str | Path, out: str | Path, configs: list[str] | Non
             builder.download_and_prepare(output_dir=str(staging), file_format="parquet", max_shard_size=max_shard_size)
             _move_shards(staging, out / config, CONFIG_SPLITS[config])
             reports[config] = report
+    exported = scan_export(out)
     result = ExportResult(out, existing_configs(out), reports)
     _write_reports(out, reports)
-    write_card(out, result.configs, kind=card_kind, pretty_name=pretty_name)
+    write_card(out, result.configs, kind=card_kind, pretty_name=pretty_name, infos=exported)
     return result
 
 
