@@ -20,10 +20,13 @@ from ..topics import TOPICS
 IMAGE_URL = "http://0.0.0.0:65535"
 
 
-def noise_image(rng: random.Random, fmt: str = "png", size: tuple[int, int] = (64, 48)) -> bytes:
-    """A small image of random blocks (compressible enough to stay small, distinct enough to differ)."""
+def noise_image(rng: random.Random, fmt: str = "png", size: tuple[int, int] = (64, 48), texture: bool = False) -> bytes:
+    """An image of random blocks; ``texture`` adds (unseeded) grain so files weigh what photographs do (tens of KB)."""
     w, h = size
     img = Image.new("RGB", size, tuple(rng.randrange(256) for _ in range(3)))
+    if texture:
+        grain = Image.effect_noise(size, 60).convert("RGB")
+        img = Image.blend(img, grain, 0.5)
     for _ in range(6):
         x, y = rng.randrange(w), rng.randrange(h)
         block = Image.new("RGB", (max(1, w // 4), max(1, h // 4)), tuple(rng.randrange(256) for _ in range(3)))
@@ -34,7 +37,7 @@ def noise_image(rng: random.Random, fmt: str = "png", size: tuple[int, int] = (6
 
 
 def make_query(qid: str, rng: random.Random, n_pages: int = 3, images_per_page: int = 3, n_aux: int = 2,
-               image_size: tuple[int, int] = (64, 48)) -> tuple[dict, dict[str, bytes]]:
+               image_size: tuple[int, int] = (64, 48), texture: bool = False) -> tuple[dict, dict[str, bytes]]:
     """One release record plus its image files (release path → bytes)."""
     files: dict[str, bytes] = {}
     pages = []
@@ -49,7 +52,7 @@ def make_query(qid: str, rng: random.Random, n_pages: int = 3, images_per_page: 
         for i in range(1, images_per_page + 1):
             fmt = rng.choice(["png", "jpeg"])
             rel = f"ELI5/dev_set/query-{qid}/webpage-{wid}/{i}.{fmt}"
-            files[rel] = noise_image(rng, fmt, image_size)
+            files[rel] = noise_image(rng, fmt, image_size, texture)
             images.append({"split_id": (i - 1) % 4, "image_id": i, "image_url": f"https://site{wid}.example/{i}.{fmt}",
                            "valid": True, "cached_image_url": f"{IMAGE_URL}/{rel}", "final_score": rng.randrange(11),
                            "detailed_image_caption": f"Synthetic image {i} of page {wid} for query {qid}."})
@@ -58,8 +61,8 @@ def make_query(qid: str, rng: random.Random, n_pages: int = 3, images_per_page: 
                       "cleaned_webpage_splits": pieces, "images": images})
     aux = []
     for i in range(n_aux):
-        rel = f"ELI5/dev_set/query-{qid}/aux-{i}.png"
-        files[rel] = noise_image(rng, "png", image_size)
+        rel = f"ELI5/dev_set/query-{qid}/aux-{i}.{'jpeg' if texture else 'png'}"
+        files[rel] = noise_image(rng, "jpeg" if texture else "png", image_size, texture)
         aux.append({"image_id": f"aux-{i}", "image_url": f"https://img.example/{qid}/{i}.png", "valid": True,
                     "cached_image_url": f"{IMAGE_URL}/{rel}", "final_score": rng.randrange(11),
                     "detailed_image_caption": f"Auxiliary image {i} for query {qid}."})
@@ -70,7 +73,7 @@ def make_query(qid: str, rng: random.Random, n_pages: int = 3, images_per_page: 
 
 def write_release(root: str | Path, n_queries: int, *, shards: int = 0, seed: int = 0,
                   image_size: tuple[int, int] = (64, 48), images_per_page: int = 3, n_pages: int = 3,
-                  n_aux: int = 2) -> Path:
+                  n_aux: int = 2, texture: bool = False) -> Path:
     """Write a release of ``n_queries`` under ``root``; ``shards > 0`` packs the images into that many tar files.
 
     Records and images are written one query at a time, so arbitrarily large releases can be produced.
@@ -82,7 +85,7 @@ def write_release(root: str | Path, n_queries: int, *, shards: int = 0, seed: in
     try:
         with open(root / "dev_set" / "dev_set.jsonl", "w", encoding="utf-8") as out:
             for q in range(n_queries):
-                record, files = make_query(f"{q:06d}", rng, n_pages, images_per_page, n_aux, image_size)
+                record, files = make_query(f"{q:06d}", rng, n_pages, images_per_page, n_aux, image_size, texture)
                 out.write(json.dumps(record) + "\n")
                 for rel, data in files.items():
                     if tars:  # inside a shard, paths start at query-… (the shards are extracted into ELI5/dev_set/)
