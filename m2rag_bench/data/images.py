@@ -65,6 +65,9 @@ def check_image(data: bytes, max_pixels: int = MAX_PIXELS) -> CheckedImage:
                 return CheckedImage(True, None, (im.format or "").lower() or None, (w, h))
     except Image.DecompressionBombError as exc:
         return CheckedImage(False, f"decompression bomb rejected: {exc}")
+    except Image.UnidentifiedImageError:
+        return CheckedImage(False, f"cannot decode image: not a recognised image format ({len(data)} bytes; truncated "
+                                   "or not an image)")
     except Exception as exc:  # PIL raises many types for corrupt data
         return CheckedImage(False, f"cannot decode image: {type(exc).__name__}: {exc}")
 
