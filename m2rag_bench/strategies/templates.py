@@ -1,0 +1,86 @@
+"""Prompt templates: versioned Jinja files in ``strategies/prompts/``, rendered into text-and-image messages.
+
+The first line of each file is a comment ``{#- name vN: purpose -#}``; ``name@vN`` is recorded with every call and
+is part of the cache key, so editing a prompt and bumping its version re-runs exactly the calls it affects.
+Candidate images are rendered as ``![<description>](images/N.ext)`` for text-only LLMs and as
+``![<the image>](images/N.ext)`` (the image inside the brackets) for MLLMs.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from functools import lru_cache
+from importlib import resources
+
+import jinja2
+from PIL import Image
+
+from ..models.messages import ImagePart, Message, Part, TextPart
+from .selection import IMAGE_SLOT, Candidate
+
+_HEADER = re.compile(r"^\{#-?\s*(?P<name>[\w.-]+)\s+v(?P<version>\d+)\s*:")
+_SLOT = re.compile(IMAGE_SLOT.replace("{}", r"(\d+)").replace("\x00", "\\x00"))
+
+
+def _source(name: str) -> str:
+    return resources.files("m2rag_bench.strategies").joinpath("prompts").joinpath(name).read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=None)
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.FunctionLoader(_source), undefined=jinja2.StrictUndefined,
+                              keep_trailing_newline=False, autoescape=False, trim_blocks=False)
+
+
+def template_id(name: str) -> str:
+    """``name@vN`` of a template file (``name`` without the ``.jinja`` suffix)."""
+    match = _HEADER.match(_source(f"{name}.jinja"))
+    if not match or match["name"] != name:
+        raise ValueError(f"prompts/{name}.jinja must start with a '{{#- {name} vN: purpose -#}}' header")
+    return f"{name}@v{match['version']}"
+
+
+def render(name: str, **context) -> str:  # noqa: ANN003 - template variables
+    """Render a template; candidate images appear as slots that `to_message` turns into parts."""
+    return _environment().get_template(f"{name}.jinja").render(slot=slot, **context).strip() + "\n"
+
+
+def slot(candidate: Candidate) -> str:
+    return IMAGE_SLOT.format(candidate.index)
+
+
+@lru_cache(maxsize=4096)
+def thumbnail(data: bytes, max_side: int) -> ImagePart:
+    """The image as sent to an MLLM: shrunk to fit ``max_side`` (never enlarged), aspect ratio kept."""
+    with Image.open(io.BytesIO(data)) as im:
+        if max(im.size) <= max_side and (im.format or "").upper() in ("PNG", "JPEG", "WEBP"):
+            return ImagePart.from_bytes(data, im.format.lower())
+        im = im.convert("RGB")
+        im.thumbnail((max_side, max_side))
+        buf = io.BytesIO()
+        im.save(buf, "PNG")
+        return ImagePart(buf.getvalue(), "image/png")
+
+
+def to_message(text: str, candidates: dict[int, Candidate], modality: str, max_side: int = 512) -> Message:
+    """A user message from rendered text: each slot becomes the candidate's markdown, with pixels for MLLMs."""
+    parts: list[Part] = []
+    pos = 0
+    for match in _SLOT.finditer(text):
+        cand = candidates[int(match.group(1))]
+        before = text[pos:match.start()]
+        if modality == "mllm":
+            parts += [TextPart(before + "!["), thumbnail(cand.image.image_bytes, max_side),
+                      TextPart(f"]({cand.pseudo_url})")]
+        else:
+            parts.append(TextPart(f"{before}![{cand.caption}]({cand.pseudo_url})"))
+        pos = match.end()
+    parts.append(TextPart(text[pos:]))
+    merged: list[Part] = []
+    for part in parts:
+        if isinstance(part, TextPart) and merged and isinstance(merged[-1], TextPart):
+            merged[-1] = TextPart(merged[-1].text + part.text)
+        elif not (isinstance(part, TextPart) and not part.text):
+            merged.append(part)
+    return Message("user", tuple(merged))
