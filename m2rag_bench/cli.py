@@ -1,7 +1,7 @@
 """The ``m2rag-bench`` command line (click + rich).
 
-Command groups: ``dataset`` (build, push, info). Later stages add ``run``, ``evaluate``, ``leaderboard``,
-``curate``, ``export-training`` and ``tasks``.
+Command groups: ``dataset`` (build, push, info), ``run`` and ``tasks`` (cli_run.py). Later stages add
+``evaluate``, ``leaderboard``, ``curate`` and ``export-training``.
 """
 
 from __future__ import annotations
@@ -115,6 +115,8 @@ def dataset_info(name: str, config: str, split: str | None, as_json: bool) -> No
     else:
         render_summary(summary, f"{name} ({config}/{split or ds.split})", Console())
 
+
+from . import cli_run  # noqa: E402,F401 - registers `run` and `tasks`
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -137,6 +137,7 @@ class Response(Record):
     stages: dict[str, Any] = Field(default_factory=dict, description="raw inputs/outputs of every stage")
     usage: dict[str, int] = Field(default_factory=dict)
     error: str | None = None
+    smoke_test: bool = Field(default=False, description="made by the offline embedded model: not a benchmark result")
 
 
 class Judgment(Record):
