@@ -118,5 +118,7 @@ def dataset_info(name: str, config: str, split: str | None, as_json: bool) -> No
 
 from . import cli_run  # noqa: E402,F401 - registers `run` and `tasks`
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+if __name__ == "__main__":  # pragma: no cover - `python -m m2rag_bench.cli`: use the registered instance
+    from m2rag_bench.cli import main as registered
+
+    sys.exit(registered())
