@@ -65,6 +65,10 @@ class HFBackend(Backend):
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return ModelNotFound(f"model {self.model!r} not found locally {where} ({detail})")
 
+    def _source(self) -> str:
+        """What transformers loads (a Hub id or a folder); a subclass may materialise the files here."""
+        return self.model
+
     def _resolve(self) -> None:
         """Load the config and the tokenizer/processor (cheap) and decide LLM vs VLM."""
         if self._vlm is not None:
@@ -72,16 +76,16 @@ class HFBackend(Backend):
         _, tf = _require()
         kw = {"trust_remote_code": self.trust_remote_code}
         try:
-            self._config = tf.AutoConfig.from_pretrained(self.model, **kw)
+            self._config = tf.AutoConfig.from_pretrained(self._source(), **kw)
             vlm = getattr(self._config, "vision_config", None) is not None
-            processor = tf.AutoProcessor.from_pretrained(self.model, **kw)
+            processor = tf.AutoProcessor.from_pretrained(self._source(), **kw)
         except OSError as exc:
             raise self._not_found(exc) from exc
         except ValueError as exc:
             raise BackendError(f"model {self.model!r} cannot be loaded by transformers: {exc}") from exc
         vlm = vlm or getattr(processor, "image_processor", None) is not None
         if not vlm and not isinstance(processor, tf.PreTrainedTokenizerBase):
-            processor = tf.AutoTokenizer.from_pretrained(self.model, **kw)
+            processor = tf.AutoTokenizer.from_pretrained(self._source(), **kw)
         tokenizer = processor.tokenizer if vlm else processor
         tokenizer.padding_side = "left"
         if tokenizer.pad_token is None:
@@ -96,7 +100,7 @@ class HFBackend(Backend):
         auto = tf.AutoModelForImageTextToText if self._vlm else tf.AutoModelForCausalLM
         dtype = self.dtype if self.dtype == "auto" else getattr(torch, self.dtype)
         try:
-            model = auto.from_pretrained(self.model, dtype=dtype, trust_remote_code=self.trust_remote_code)
+            model = auto.from_pretrained(self._source(), dtype=dtype, trust_remote_code=self.trust_remote_code)
         except OSError as exc:
             raise self._not_found(exc) from exc
         self._model = model.to(self._device()).eval()
@@ -109,8 +113,8 @@ class HFBackend(Backend):
 
     def _revision(self) -> tuple[str, str | None]:
         """The resolved model folder and, for a cached Hub snapshot, its commit hash."""
-        if Path(self.model).is_dir():
-            return str(Path(self.model).resolve()), None
+        if Path(self._source()).is_dir():
+            return str(Path(self._source()).resolve()), None
         from huggingface_hub import try_to_load_from_cache
 
         cached = try_to_load_from_cache(self.model, "config.json")
