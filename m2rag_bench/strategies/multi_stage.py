@@ -7,6 +7,8 @@ batched pass over all samples. Calls: 1 + candidates + placed images per sample.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..models.client import ModelClient
 from ..schema import PLACEHOLDER, OutputImage
 from .base import StageReporter, Strategy, Work, pass_over
@@ -14,6 +16,7 @@ from .parsing import candidate_key, is_refusal, parse_placement, unwrap_markdown
 from .selection import Candidate
 
 _STAGE2 = "multi_stage_place"
+PLACEMENT_TOKENS = 128  # a placement decision is two short lines
 _STAGE3 = "multi_stage_refine"
 
 
@@ -35,7 +38,8 @@ class MultiStage(Strategy):
         live = [w for w in work if w.error is None]
 
         # Stage 2: a placement decision per candidate image.
-        items2 = [(w, self.call(_STAGE2, [c], query=w.sample.query, lines=lines[id(w)], candidate=c))
+        short = replace(self.config.generation, max_tokens=min(self.config.generation.max_tokens, PLACEMENT_TOKENS))
+        items2 = [(w, self.call(_STAGE2, [c], short, query=w.sample.query, lines=lines[id(w)], candidate=c))
                   for w in live for c in w.selection.candidates]
         cands = [c for w in live for c in w.selection.candidates]
         placed: dict[int, list[tuple[int, Candidate, str]]] = {id(w): [] for w in live}

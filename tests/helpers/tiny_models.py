@@ -66,7 +66,7 @@ def _llama_config(tokenizer):  # -> LlamaConfig
     from transformers import LlamaConfig
 
     return LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-                       num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=512,
+                       num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=32768,
                        bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
                        pad_token_id=tokenizer.pad_token_id, tie_word_embeddings=False)
 
