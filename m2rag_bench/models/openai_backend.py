@@ -8,6 +8,7 @@ the model is reported once, clearly, as a `BackendError`; other per-call failure
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import random
 import threading
@@ -26,6 +27,13 @@ def _content(message) -> str | list[dict[str, Any]]:  # noqa: ANN001 - a message
         return message.text
     return [{"type": "image_url", "image_url": {"url": p.data_url()}} if isinstance(p, ImagePart)
             else {"type": "text", "text": p.text} for p in message.parts]
+
+
+@functools.lru_cache(maxsize=1)
+def _ssl_context():  # noqa: ANN202 - ssl.SSLContext
+    import httpx2
+
+    return httpx2.create_ssl_context()
 
 
 def _retry_after(exc: Exception) -> float | None:
@@ -68,9 +76,14 @@ class OpenAIBackend(Backend):
         return {**super().identity(), "image_detail": self.image_detail}
 
     def _client(self):  # noqa: ANN202 - openai.AsyncOpenAI
-        from openai import AsyncOpenAI
+        import httpx2
+        from openai import AsyncOpenAI, DefaultAsyncHttpx2Client
 
-        return AsyncOpenAI(base_url=self.base_url, api_key=self._api_key, max_retries=0, timeout=self.timeout)
+        # One connection per concurrent call, and a TLS context built once per process (not per batch).
+        http = DefaultAsyncHttpx2Client(verify=_ssl_context(), limits=httpx2.Limits(
+            max_connections=self.concurrency, max_keepalive_connections=self.concurrency))
+        return AsyncOpenAI(base_url=self.base_url, api_key=self._api_key, max_retries=0, timeout=self.timeout,
+                           http_client=http)
 
     def _redact(self, text: str) -> str:
         return text.replace(self._api_key, "***") if self._api_key and self._api_key != "EMPTY" else text
