@@ -116,7 +116,7 @@ def dataset_info(name: str, config: str, split: str | None, as_json: bool) -> No
         render_summary(summary, f"{name} ({config}/{split or ds.split})", Console())
 
 
-from . import cli_run  # noqa: E402,F401 - registers `run` and `tasks`
+from . import cli_evaluate, cli_run  # noqa: E402,F401 - register `run`, `tasks`, `evaluate`, `judge-agreement`
 
 if __name__ == "__main__":  # pragma: no cover - `python -m m2rag_bench.cli`: use the registered instance
     from m2rag_bench.cli import main as registered

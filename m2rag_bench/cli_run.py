@@ -67,12 +67,14 @@ def _backend_options(backend: str, o: dict[str, Any]) -> dict[str, Any]:
 @click.option("--chunk-size", type=int, default=64, show_default=True, help="Samples per batched pass (responses are saved after each).")
 @click.option("--cache/--no-cache", default=True, show_default=True, help="Use the persistent call cache.")
 @click.option("--no-eval", is_flag=True, help="Only generate; do not run the judges afterwards.")
+@click.option("--judge", default=None, help="Judge model for the evaluation that follows (see `m2rag-bench evaluate`).")
+@click.option("--judge-base-url", default=None, help="OpenAI-compatible endpoint serving the judge.")
 def run(model: str | None, backend: str, base_url: str | None, api_key_env: str, task_name: str | None,
         strategy: str | None, modality: str | None, split: str | None, limit: int | None, out: Path | None,
         protocol: str | None, temperature: float | None, max_tokens: int | None, seed: int | None,
         concurrency: int | None, tensor_parallel_size: int | None, data_parallel_size: int | None,
         max_model_len: int | None, device: str | None, batch_size: int | None, embedder: str | None,
-        chunk_size: int, cache: bool, no_eval: bool) -> None:
+        chunk_size: int, cache: bool, no_eval: bool, judge: str | None, judge_base_url: str | None) -> None:
     """Generate answers for a task with any model; re-running the same command resumes."""
     from .models import BackendError, make_client
     from .runs.layout import RunDir, RunMismatch
@@ -116,7 +118,10 @@ def run(model: str | None, backend: str, base_url: str | None, api_key_env: str,
         raise CliError(str(exc)) from exc
     _summary(result, client)
     if not no_eval:
-        console.print("[dim]evaluation: the judges are not part of this version yet; use --no-eval to silence this.[/]")
+        from .cli_evaluate import evaluate_run
+
+        console.print("evaluating (skip with --no-eval) …")
+        evaluate_run(result.run_dir, judge=judge, judge_base_url=judge_base_url)
 
 
 def _summary(result, client) -> None:  # noqa: ANN001

@@ -141,15 +141,24 @@ class Response(Record):
 
 
 class Judgment(Record):
-    """One judge verdict: a response × metric (× output image for the image metrics)."""
+    """One judge verdict: a response × metric (× output image for the image metrics); a line of ``judgments.jsonl``."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, ser_json_inf_nan="constants")
 
     query_id: str
     metric: str
-    image_index: int | None = None
-    score: float | None = Field(default=None, description="None = missing (unparsable or failed), never 0")
-    raw: str | None = None
+    image_index: int | None = Field(default=None, description="position of the image in output_images (image metrics)")
+    score: float | None = Field(default=None, ge=0, le=1, description="normalised to 0–1; None = missing, never 0")
+    raw_score: float | None = Field(default=None, description="the judge's own scale (0–10 rubric, 0–1 ragas)")
+    reason: str | None = None
+    raw: str | None = Field(default=None, description="the judge's raw output (last attempt)")
+    attempts: int = 1
     judge_model: str | None = None
     template_version: str | None = None
+    input_key: str | None = Field(default=None, description="hash of what was judged, to spot stale judgments")
+    topic: str | None = None
+    protocol: str = "default"
+    smoke_test: bool = False
     usage: dict[str, int] = Field(default_factory=dict)
     error: str | None = None
 

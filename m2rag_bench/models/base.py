@@ -32,10 +32,13 @@ class GenerationParams:
     seed: int | None = 1234
     stop: tuple[str, ...] | None = None
     json_schema: dict[str, Any] | None = None  # structured output where the backend supports it
+    json_object: bool = False  # ask for some JSON object (OpenAI ``response_format: json_object``); json_schema wins
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["stop"] = list(self.stop) if self.stop else None
+        if not self.json_object:  # absent when off, so cache keys made before the field existed still hit
+            del data["json_object"]
         return data
 
     @classmethod

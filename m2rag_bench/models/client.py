@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +26,7 @@ class ModelClient:
         self.cache = cache
         self.meter = meter if meter is not None else UsageMeter()
         self.sent = 0  # calls actually sent to the backend by this client
+        self._lock = threading.Lock()  # complete() may be called from worker threads (ragas' transport)
 
     @property
     def model(self) -> str:
@@ -37,6 +39,16 @@ class ModelClient:
     def identity(self) -> dict[str, Any]:
         return self.backend.identity()
 
+    def uncached(self, calls: list[Call]) -> list[Call]:
+        """The calls that would be sent (not in the cache, duplicates once): for dry runs and cost limits."""
+        identity = self.backend.identity()
+        seen: dict[str, Call] = {}
+        for call in calls:
+            key = call_key(identity, call)
+            if key not in seen and (self.cache is None or self.cache.get(key) is None):
+                seen[key] = call
+        return list(seen.values())
+
     def complete(self, calls: list[Call], progress: Progress | None = None) -> list[Completion]:
         """One completion per call, in order."""
         identity = self.backend.identity()
@@ -48,7 +60,8 @@ class ModelClient:
             hit = self.cache.get(key) if self.cache is not None else None
             if hit is not None:
                 results[i] = hit
-                self.meter.record(self.model, hit, local)
+                with self._lock:
+                    self.meter.record(self.model, hit, local)
             else:
                 pending.setdefault(key, []).append(i)
         if progress and len(calls) - sum(len(v) for v in pending.values()):
@@ -68,9 +81,11 @@ class ModelClient:
                 outs = self.backend.generate(to_send, _fan_out(progress, pending, order))
                 for j, completion in enumerate(outs):
                     store(j, completion)
-            self.sent += len(to_send)
+            with self._lock:
+                self.sent += len(to_send)
+                for key, completion in zip(order, outs):
+                    self.meter.record(self.model, completion, local)
             for key, completion in zip(order, outs):
-                self.meter.record(self.model, completion, local)
                 for i in pending[key]:
                     results[i] = completion
         return results  # type: ignore[return-value]

@@ -126,6 +126,8 @@ class OpenAIBackend(Backend):
         if p.json_schema is not None:
             request["response_format"] = {"type": "json_schema",
                                           "json_schema": {"name": "output", "schema": p.json_schema, "strict": True}}
+        elif p.json_object:
+            request["response_format"] = {"type": "json_object"}
         return request
 
     def _messages(self, conversation: Conversation) -> list[dict[str, Any]]:

@@ -10,11 +10,18 @@ page and text order, then auxiliary images — the number ``N`` of the pseudo UR
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..schema import IMAGE_MARKER_RE, ImageRef, Sample, TextPiece, WebPage
 
 IMAGE_SLOT = "\x00IMG{}\x00"  # where candidate N sits in a page's prompt text (rendered per modality later)
+_SLOTS = re.compile("\x00IMG\\d+\x00")
+
+
+def strip_slots(text: str) -> str:
+    """Page text without its image slots."""
+    return _SLOTS.sub("", text)
 
 
 @dataclass(frozen=True)

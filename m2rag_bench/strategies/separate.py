@@ -17,10 +17,9 @@ from ..models.client import ModelClient
 from ..models.embeddings import make_embedder
 from .base import StageReporter, Strategy, Work, pass_over
 from .parsing import extract_images, unwrap_markdown
-from .selection import IMAGE_SLOT, Candidate, SelectedPage, SelectionConfig, select
+from .selection import IMAGE_SLOT, Candidate, SelectedPage, SelectionConfig, select, strip_slots
 
 _REFS = re.compile(r"^\W*references?\W*:?\s*([\d\s,;]*)$", re.I)
-_SLOTS = re.compile(IMAGE_SLOT.replace("{}", r"\d+").replace("\x00", "\\x00"))
 
 
 def split_references(text: str) -> tuple[list[str], list[int]]:
@@ -143,7 +142,7 @@ class Separate(Strategy):
 
 def _textual(page: SelectedPage) -> SelectedPage:
     """A page with its image slots removed (stage 1 sees text only)."""
-    return SelectedPage(page.index, page.page, page.pieces, _SLOTS.sub("", page.text), [])
+    return SelectedPage(page.index, page.page, page.pieces, strip_slots(page.text), [])
 
 
 def _plain(text: str) -> str:

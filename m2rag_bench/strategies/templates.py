@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import re
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 
 import jinja2
@@ -23,27 +23,42 @@ _HEADER = re.compile(r"^\{#-?\s*(?P<name>[\w.-]+)\s+v(?P<version>\d+)\s*:")
 _SLOT = re.compile(IMAGE_SLOT.replace("{}", r"(\d+)").replace("\x00", "\\x00"))
 
 
-def _source(name: str) -> str:
-    return resources.files("m2rag_bench.strategies").joinpath("prompts").joinpath(name).read_text(encoding="utf-8")
+class Templates:
+    """A folder of versioned Jinja templates inside a package."""
+
+    def __init__(self, package: str, folder: str) -> None:
+        self.package, self.folder = package, folder
+
+    def source(self, name: str) -> str:
+        return resources.files(self.package).joinpath(self.folder).joinpath(name).read_text(encoding="utf-8")
+
+    @cached_property
+    def environment(self) -> jinja2.Environment:
+        return jinja2.Environment(loader=jinja2.FunctionLoader(self.source), undefined=jinja2.StrictUndefined,
+                                  keep_trailing_newline=False, autoescape=False, trim_blocks=False)
+
+    def template_id(self, name: str) -> str:
+        """``name@vN`` of a template file (``name`` without the ``.jinja`` suffix)."""
+        match = _HEADER.match(self.source(f"{name}.jinja"))
+        if not match or match["name"] != name:
+            raise ValueError(f"{self.folder}/{name}.jinja must start with a '{{#- {name} vN: purpose -#}}' header")
+        return f"{name}@v{match['version']}"
+
+    def render(self, name: str, **context) -> str:  # noqa: ANN003 - template variables
+        return self.environment.get_template(f"{name}.jinja").render(**context).strip() + "\n"
 
 
-@lru_cache(maxsize=None)
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FunctionLoader(_source), undefined=jinja2.StrictUndefined,
-                              keep_trailing_newline=False, autoescape=False, trim_blocks=False)
+PROMPTS = Templates("m2rag_bench.strategies", "prompts")
 
 
 def template_id(name: str) -> str:
-    """``name@vN`` of a template file (``name`` without the ``.jinja`` suffix)."""
-    match = _HEADER.match(_source(f"{name}.jinja"))
-    if not match or match["name"] != name:
-        raise ValueError(f"prompts/{name}.jinja must start with a '{{#- {name} vN: purpose -#}}' header")
-    return f"{name}@v{match['version']}"
+    """``name@vN`` of a generation prompt."""
+    return PROMPTS.template_id(name)
 
 
 def render(name: str, **context) -> str:  # noqa: ANN003 - template variables
-    """Render a template; candidate images appear as slots that `to_message` turns into parts."""
-    return _environment().get_template(f"{name}.jinja").render(slot=slot, **context).strip() + "\n"
+    """Render a generation prompt; candidate images appear as slots that `to_message` turns into parts."""
+    return PROMPTS.render(name, slot=slot, **context)
 
 
 def slot(candidate: Candidate) -> str:

@@ -1,0 +1,139 @@
+"""The five rubric judges: fluency and relevance per answer, image coherence, helpfulness and reference per image.
+
+Each is one judge call at temperature 0 (seeded) on a rubric template carrying the paper's 0–10 scale. Text judges
+see the answer without its images. Image judges see the image (a thumbnail; or, for a text-only judge, its detailed
+description) between the answer text just before and just after it, each cut to a token budget (256 by default).
+Unparsable verdicts are asked again (a new call, ``#retryN``), then recorded as missing with the raw reply.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from ..models.base import Call, GenerationParams, Progress
+from ..models.client import ModelClient
+from ..models.messages import ImagePart, Message, TextPart
+from ..schema import PLACEHOLDER, ImageRef, Judgment, Response, Sample
+from ..strategies.templates import Templates, thumbnail
+from .metrics import IMAGE_METRICS
+from .parsing import context_tokens, parse_verdict
+
+RUBRICS = Templates("m2rag_bench.judges", "rubrics")
+_IMAGE = "\x00JUDGE_IMAGE\x00"
+JUDGE_PARAMS = GenerationParams(temperature=0.0, max_tokens=256, seed=1234)
+VERDICT_SCHEMA = {"type": "object", "properties": {"reason": {"type": "string"}, "score": {"type": "integer"}},
+                  "required": ["reason", "score"], "additionalProperties": False}
+
+
+def answer_text(response: Response) -> str:
+    """The answer as the text judges read it: the placeholder version with the placeholders removed."""
+    return (response.placeholder_response or "").replace(PLACEHOLDER, "")
+
+
+def image_lookup(sample: Sample) -> dict[str, ImageRef]:
+    """Candidate images by the ids `OutputImage.image_id` uses (``<webpage_id>/<image_id>`` or ``aux-<i>``)."""
+    found = {f"{img.webpage_id}/{img.image_id}": img for page in sample.webpages for img in page.images}
+    found.update({img.image_id: img for img in sample.aux_images})
+    return found
+
+
+@dataclass
+class Item:
+    """One verdict to obtain."""
+
+    query_id: str
+    metric: str
+    image_index: int | None
+    topic: str | None
+    build: Callable[[int], Call]  # attempt number -> the call
+    input_key: str
+
+
+class RubricJudge:
+    def __init__(self, client: ModelClient, *, protocol: str = "default", image_mode: str | None = None,
+                 context_budget: int = 256, max_side: int = 512, max_attempts: int = 3,
+                 structured: bool = False) -> None:
+        self.client = client
+        self.compat = protocol == "m2rag-2025-02"
+        self.protocol = protocol
+        self.image_mode = image_mode or ("image" if client.supports_images else "description")
+        self.context_budget = context_budget
+        self.max_side = max_side
+        self.max_attempts = 1 if self.compat else max_attempts
+        self.params = replace(JUDGE_PARAMS, json_schema=VERDICT_SCHEMA) if structured else JUDGE_PARAMS
+        self.smoke_test = bool(client.identity().get("smoke_test"))
+
+    def template_version(self, metric: str) -> str:
+        return RUBRICS.template_id(metric) + f"+context{self.context_budget}+{self.image_mode}"
+
+    def _call(self, metric: str, attempt: int, image: ImagePart | None = None, **context: object) -> Call:
+        text = RUBRICS.render(metric, image=_IMAGE, mode=self.image_mode, **context)
+        before, sep, after = text.partition(_IMAGE)
+        parts = [TextPart(before), image, TextPart(after)] if sep and image is not None else [TextPart(before + after)]
+        parts = [p for p in parts if not (isinstance(p, TextPart) and not p.text)]
+        template = RUBRICS.template_id(metric) + (f"#retry{attempt}" if attempt else "")
+        return Call((Message("user", tuple(parts)),), self.params, template)
+
+    def items(self, response: Response, sample: Sample, metrics: list[str]) -> list[Item]:
+        """What to judge for one (successful) response."""
+        items: list[Item] = []
+        answer = answer_text(response)
+        for metric in ("fluency", "relevance"):
+            if metric in metrics:
+                context = {"answer": answer, "query": sample.query}
+                items.append(Item(response.query_id, metric, None, sample.topic,
+                                  lambda a, m=metric, c=context: self._call(m, a, **c),
+                                  _key(metric, answer, sample.query if metric == "relevance" else "")))
+        wanted = [m for m in IMAGE_METRICS if m in metrics]
+        if not wanted:
+            return items
+        splits = (response.placeholder_response or "").split(PLACEHOLDER)
+        images = image_lookup(sample)
+        for i, out in enumerate(response.output_images):
+            above = context_tokens("".join(splits[: i + 1]), self.context_budget, "end")
+            below = context_tokens("".join(splits[i + 1:]), self.context_budget, "start")
+            ref = images.get(out.image_id)
+            if ref is None:
+                continue  # an output image the dataset does not know cannot be judged; counted as missing
+            part = thumbnail(ref.image_bytes, self.max_side) if self.image_mode == "image" and ref.image_bytes else None
+            context = {"query": sample.query, "above": above, "below": below,
+                       "description": ref.detailed_caption or ""}
+            for metric in wanted:
+                items.append(Item(response.query_id, metric, i, sample.topic,
+                                  lambda a, m=metric, c=context, p=part: self._call(m, a, p, **c),
+                                  _key(metric, above, below, part.sha256 if part else ref.detailed_caption or "")))
+        return items
+
+    def judge(self, items: list[Item], progress: Progress | None = None) -> list[Judgment]:
+        """Verdicts for all items; malformed replies are asked again up to ``max_attempts`` times."""
+        results: dict[int, Judgment] = {}
+        pending = list(range(len(items)))
+        usage: dict[int, dict[str, int]] = {i: {"prompt_tokens": 0, "completion_tokens": 0} for i in pending}
+        for attempt in range(self.max_attempts):
+            if not pending:
+                break
+            done = self.client.complete([items[i].build(attempt) for i in pending], progress if attempt == 0 else None)
+            retry = []
+            for i, completion in zip(pending, done):
+                usage[i]["prompt_tokens"] += completion.usage.prompt_tokens
+                usage[i]["completion_tokens"] += completion.usage.completion_tokens
+                verdict = parse_verdict(completion.text, self.compat) if completion.ok else None
+                problem = completion.error if not completion.ok else verdict.problem
+                item = items[i]
+                results[i] = Judgment(
+                    query_id=item.query_id, metric=item.metric, image_index=item.image_index,
+                    score=verdict.score / 10 if verdict and verdict.score is not None else None,
+                    raw_score=verdict.score if verdict else None, reason=verdict.reason if verdict else None,
+                    raw=completion.text, attempts=attempt + 1, judge_model=self.client.model,
+                    template_version=self.template_version(item.metric), input_key=item.input_key, topic=item.topic,
+                    protocol=self.protocol, smoke_test=self.smoke_test, usage=dict(usage[i]), error=problem)
+                if problem and completion.ok:
+                    retry.append(i)
+            pending = retry
+        return [results[i] for i in range(len(items))]
+
+
+def _key(*parts: str) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:16]
