@@ -97,6 +97,12 @@ def evaluate_run(run_dir: Path, *, judge: str | None = None, judge_base_url: str
         main_judge.backend.check()
         if second is not main_judge:
             second.backend.check()
+        if metrics is None and main_judge.identity().get("smoke_test"):
+            from .judges.metrics import METRICS, RAGAS_METRICS
+
+            metrics = [m for m in METRICS if m not in RAGAS_METRICS]
+            console.print("[yellow]the embedded smoke-test judge cannot follow ragas' JSON schemas: context precision "
+                          "and faithfulness are not judged (ask for them with --metrics, or configure a judge)[/]")
         structured = main_judge.backend.name == "vllm" or (main_judge.backend.name == "openai" and
                                                            "api.openai.com" in (main_judge.backend.base_url or ""))
         ev = Evaluation(run_dir, main_judge, second, metrics=metrics, protocol=protocol, image_mode=image_mode,

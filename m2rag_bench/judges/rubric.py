@@ -61,9 +61,11 @@ class RubricJudge:
         self.image_mode = image_mode or ("image" if client.supports_images else "description")
         self.context_budget = context_budget
         self.max_side = max_side
-        self.max_attempts = 1 if self.compat else max_attempts
         self.params = replace(JUDGE_PARAMS, json_schema=VERDICT_SCHEMA) if structured else JUDGE_PARAMS
         self.smoke_test = bool(client.identity().get("smoke_test"))
+        # The published protocol never re-asks; neither do we for the tiny smoke-test judge (asking again is slow
+        # on a CPU and does not make a 135M model follow the format).
+        self.max_attempts = 1 if self.compat or self.smoke_test else max_attempts
 
     def template_version(self, metric: str) -> str:
         return RUBRICS.template_id(metric) + f"+context{self.context_budget}+{self.image_mode}"
