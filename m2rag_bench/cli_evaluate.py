@@ -173,7 +173,7 @@ def judge_agreement(first: Path, second: Path, as_json: bool) -> None:
     table = Table(title=f"agreement: {first} vs {second}")
     for col in ("metric", "n", "Spearman ρ", "α (interval)", "α (ordinal)", "mean |Δ|"):
         table.add_column(col, justify="right" if col != "metric" else "left")
-    for metric, row in result.items():
+    for metric, row in result["metrics"].items():
         table.add_row(metric, *[_fmt(row.get(k)) for k in ("n", "spearman", "alpha_interval", "alpha_ordinal",
                                                             "mean_abs_diff")])
     Console().print(table)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 
 _JSON = re.compile(r"\{[^{}]*\}", re.S)
@@ -51,19 +52,40 @@ def _checked(value: object, reason: object) -> Verdict:
 def context_tokens(text: str, budget: int, keep: str) -> str:
     """The last (``keep="end"``) or first (``"start"``) ``budget`` tokens of ``text``.
 
-    Tokens are counted with tiktoken's ``o200k_base`` (GPT-4o's) when tiktoken is installed, else approximated by
-    words and punctuation marks.
+    Tokens are counted with tiktoken's ``o200k_base`` (GPT-4o's) when tiktoken is installed and its vocabulary is
+    already on disk (tiktoken would otherwise download it), else approximated by words and punctuation marks.
     """
-    try:
-        import tiktoken
-
-        enc = tiktoken.get_encoding("o200k_base")
+    enc = _o200k()
+    if enc is not None:
         ids = enc.encode(text)
         return enc.decode(ids[-budget:] if keep == "end" else ids[:budget]) if len(ids) > budget else text
-    except Exception:  # noqa: BLE001 - tiktoken missing or its encoding not available offline
-        pieces = re.findall(r"\w+|[^\w\s]|\s+", text)
-        words = [i for i, p in enumerate(pieces) if not p.isspace()]
-        if len(words) <= budget:
-            return text
-        cut = words[-budget] if keep == "end" else words[budget]
-        return "".join(pieces[cut:]) if keep == "end" else "".join(pieces[:cut])
+    pieces = re.findall(r"\w+|[^\w\s]|\s+", text)
+    words = [i for i, p in enumerate(pieces) if not p.isspace()]
+    if len(words) <= budget:
+        return text
+    cut = words[-budget] if keep == "end" else words[budget]
+    return "".join(pieces[cut:]) if keep == "end" else "".join(pieces[:cut])
+
+
+_O200K_URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
+
+
+@lru_cache(maxsize=1)
+def _o200k():  # noqa: ANN202 - tiktoken.Encoding | None
+    """GPT-4o's tokenizer, only if its vocabulary is in tiktoken's local cache (never downloaded)."""
+    import hashlib
+    import os
+    import tempfile
+
+    try:
+        import tiktoken
+    except ImportError:
+        return None
+    cache = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR") or os.path.join(
+        tempfile.gettempdir(), "data-gym-cache")
+    if not os.path.exists(os.path.join(cache, hashlib.sha1(_O200K_URL.encode()).hexdigest())):
+        return None
+    try:
+        return tiktoken.get_encoding("o200k_base")
+    except Exception:  # noqa: BLE001 - a damaged cache file
+        return None

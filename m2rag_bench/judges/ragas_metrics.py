@@ -226,6 +226,11 @@ class RagasJudge:
         self._fatal = None
 
         async def run() -> list[RagasResult]:
+            # Each intercepted call waits in a worker thread: size the pool to the concurrency (the default pool
+            # has min(32, cores + 4) threads, which would cap a 2-core machine at 6 calls in flight).
+            from concurrent.futures import ThreadPoolExecutor
+
+            asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=4 * self.concurrency))
             return list(await asyncio.gather(*(self.score(*item) for item in items)))
 
         from ..models.openai_backend import _run
@@ -253,7 +258,7 @@ def ragas_judgments(client: ModelClient, responses: list, samples: dict, context
     from ..schema import Judgment
     from .rubric import answer_text
 
-    judge = RagasJudge(client)
+    judge = RagasJudge(client, concurrency=getattr(client.backend, "concurrency", 8))
     items = [(m, r) for m in metrics for r in responses]
     progress = stage("ragas: " + ", ".join(metrics), len(items))
     results = judge.score_many([(m, samples[r.query_id].query, answer_text(r), contexts[r.query_id])

@@ -1,0 +1,52 @@
+"""M2RAG image helpfulness as an `evaluate` module.
+
+How much each image inserted in an answer helps the reader understand the text (multimodal LLM judge, 0-1).
+"""
+
+import evaluate
+
+import m2rag_bench.evaluate_modules as m2
+
+_DESCRIPTION = """\
+Image helpfulness, the second image-precision metric of M2RAG (Ma et al., 2024): for each image placed in an
+answer, does it help a reader understand the text around it? Helping the text just before or just after it is
+enough. A multimodal LLM judge sees the image (a thumbnail of at most 512 px) between the answer text just before
+and just after it (256 tokens each) and grades it on the paper's 0-10 rubric (0-3: barely or not helpful; 4-6:
+some useful context with extraneous detail; 7-9: highly helpful; 10: perfectly clarifies), at temperature 0,
+normalised to 0-1. The mean pools all images of all answers, as in the paper.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions (`list` of `str`): the answers with each image replaced by an `<IMAGE_PLACEHOLDER>` token.
+    references (`list` of `str`): the questions, one per answer.
+    images (`list` of `list`): per answer, one image per `<IMAGE_PLACEHOLDER>` token, in order: PIL images,
+        file paths or `{"bytes": ...}` dicts. With `evaluate.load(path, "descriptions")`, a detailed description
+        of each image (`str`) instead, for a judge that cannot see images.
+    context_tokens (`int`, default 256): the answer text shown just before and just after each image.
+""" + m2.JUDGE_ARGS + """
+Returns:
+    image_helpfulness (`float` or `None`): the mean 0-1 score over the scored images of all answers (pooled).
+    scores (`list` of `list`): per answer, per image, the 0-1 score, or None when missing.
+    coverage (`float` or `None`): scored images / images.
+    judge_model (`str`), cost_usd (`float` or `None`): the judge, and what its calls cost (None if unknown).
+
+Examples:
+    >>> import PIL.Image
+    >>> import evaluate, m2rag_bench.evaluate_modules as m2
+    >>> image_helpfulness = evaluate.load(m2.path("image_helpfulness"))
+    >>> results = image_helpfulness.compute(
+    ...     predictions=["## Tides\\n\\n<IMAGE_PLACEHOLDER>\\nThe diagram shows the two bulges of water ..."],
+    ...     references=["Why are there two high tides a day?"],
+    ...     images=[[PIL.Image.open("bulges.png")]],
+    ...     judge_model="Qwen/Qwen2.5-VL-7B-Instruct", judge_base_url="http://localhost:8000/v1")
+    >>> results["image_helpfulness"], results["scores"], results["coverage"]
+    (0.9, [[0.9]], 1.0)
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class M2ragImageHelpfulness(m2.M2ragMetric):
+    metric = "image_helpfulness"
+    description = _DESCRIPTION
+    inputs_description = _KWARGS_DESCRIPTION
