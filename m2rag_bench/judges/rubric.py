@@ -66,6 +66,8 @@ class RubricJudge:
         # The published protocol never re-asks; neither do we for the tiny smoke-test judge (asking again is slow
         # on a CPU and does not make a 135M model follow the format).
         self.max_attempts = 1 if self.compat or self.smoke_test else max_attempts
+        if self.smoke_test:  # a verdict is one sentence and a number; don't let a 135M model ramble on a CPU
+            self.params = replace(self.params, max_tokens=96)
 
     def template_version(self, metric: str) -> str:
         return RUBRICS.template_id(metric) + f"+context{self.context_budget}+{self.image_mode}"
