@@ -34,9 +34,11 @@ def tasks_list() -> None:
 
 
 def _backend_options(backend: str, o: dict[str, Any]) -> dict[str, Any]:
-    wanted = {"openai": ("base_url", "api_key_env", "concurrency", "image_detail"),
-              "vllm": ("tensor_parallel_size", "data_parallel_size", "max_model_len", "max_images"),
-              "hf": ("device", "batch_size"), "embedded": ("batch_size",)}.get(backend, ())
+    wanted = {"openai": ("base_url", "api_key_env", "concurrency", "image_detail", "max_retries", "timeout"),
+              "vllm": ("tensor_parallel_size", "data_parallel_size", "max_model_len", "max_images",
+                       "gpu_memory_utilization", "dtype", "trust_remote_code", "enforce_eager"),
+              "hf": ("device", "batch_size", "dtype", "trust_remote_code", "max_images"),
+              "embedded": ("batch_size",)}.get(backend, ())
     return {k: v for k, v in o.items() if k in wanted and v is not None}
 
 
@@ -100,10 +102,11 @@ def run(model: str | None, backend: str, base_url: str | None, api_key_env: str,
         task.validate_choices()
         source = resolve_dataset(task, split)
         samples, dataset = load_samples(source, task, limit)
-        options = _backend_options(backend, dict(base_url=base_url, api_key_env=api_key_env, concurrency=concurrency,
+        cli_options = _backend_options(backend, dict(base_url=base_url, api_key_env=api_key_env, concurrency=concurrency,
                                                  tensor_parallel_size=tensor_parallel_size, device=device,
                                                  data_parallel_size=data_parallel_size, max_model_len=max_model_len,
                                                  batch_size=batch_size))
+        options = {**_backend_options(backend, task.model_args), **cli_options}  # the command line wins
         client = make_client(backend, model, cache=cache, **options)
         console.print(f"checking {backend} backend, model [bold]{client.model}[/] …", highlight=False)
         client.backend.check()

@@ -44,6 +44,8 @@ class TaskConfig(BaseModel):
     similarity_threshold: float = 0.1
     embedder: str | None = None
     metric_list: list[dict[str, Any]] = Field(default_factory=list)
+    model_args: dict[str, Any] = Field(default_factory=dict, description="backend options, e.g. tensor_parallel_size; "
+                                       "command-line options win")
     metadata: dict[str, Any] = Field(default_factory=dict)
     file: str | None = None
 
