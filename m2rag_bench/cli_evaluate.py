@@ -47,9 +47,17 @@ def print_scores(scores: dict, title: str) -> None:
     table.add_row(*[value for _, value in rows])
     Console().print(table)
     coverage = scores.get("coverage", {})
-    low = {m: c for m, c in coverage.items() if isinstance(c, (int, float)) and c < 1}
+    judged = scores.get("metrics_judged") or list(coverage.get("metrics", {}))
+    low = {m: c["coverage"] for m, c in coverage.get("metrics", {}).items()
+           if m in judged and c.get("expected") and (c.get("coverage") or 0) < 1}
+    if set(coverage.get("metrics", {})) - set(judged):
+        console.print("not judged: " + ", ".join(sorted(set(coverage.get("metrics", {})) - set(judged))),
+                      highlight=False)
     if low:
-        console.print("coverage below 100%: " + ", ".join(f"{m} {c:.0%}" for m, c in low.items()), highlight=False)
+        console.print("coverage below 100% (missing verdicts are not zeros; see judgments.jsonl): "
+                      + ", ".join(f"{m} {c or 0:.0%}" for m, c in low.items()), highlight=False)
+    if (coverage.get("generation") or 1) < 1:
+        console.print(f"generation coverage {coverage['generation']:.0%}: failed samples are not scored", highlight=False)
     if scores.get("smoke_test"):
         console.print("[bold yellow]smoke test:[/] scored by the small offline judge; not benchmark results.")
 

@@ -185,6 +185,7 @@ class Evaluation:
                                                           **self.text_judge.meter.to_dict()},
                      "calls_sent": self.judge.sent + (self.text_judge.sent if self.text_judge is not self.judge else 0)},
             "stopped": stopped,
+            "metrics_judged": self.metrics,
             "stamp": {"package_version": __version__, "evaluated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                       "run_fingerprint": self.config.get("fingerprint"), "dataset": self.config.get("dataset")},
         })
