@@ -117,6 +117,9 @@ def dataset_info(name: str, config: str, split: str | None, as_json: bool) -> No
 
 
 from . import cli_evaluate, cli_run  # noqa: E402,F401 - register `run`, `tasks`, `evaluate`, `judge-agreement`
+from .leaderboard.cli import leaderboard as _leaderboard  # noqa: E402
+
+main.add_command(_leaderboard)
 
 if __name__ == "__main__":  # pragma: no cover - `python -m m2rag_bench.cli`: use the registered instance
     from m2rag_bench.cli import main as registered

@@ -29,7 +29,8 @@ def test_wheel_ships_mini_split_and_cards(wheel: Path) -> None:
     assert {"m2rag_bench/cards/benchmark.md", "m2rag_bench/cards/train.md", "m2rag_bench/cards/mini.md"} <= set(names)
     assert {"m2rag_bench/judges/rubrics/fluency.jinja", "m2rag_bench/strategies/prompts/single_stage.jinja",
             "m2rag_bench/task_files/m2rag_single_stage_llm_mini.yaml", "m2rag_bench/models/prices.yaml",
-            "m2rag_bench/evaluate_modules/m2rag_image_recall/m2rag_image_recall.py"} <= set(names)
+            "m2rag_bench/evaluate_modules/m2rag_image_recall/m2rag_image_recall.py",
+            "m2rag_bench/leaderboard/templates/index.html", "m2rag_bench/leaderboard/static/table.js"} <= set(names)
     assert not any(n.startswith(("tests/", "scripts/", "data/")) for n in names)
 
 
