@@ -55,6 +55,9 @@ def estimate_tokens(call: Call) -> int:
 
 
 def load_run(run_dir: RunDir) -> tuple[dict[str, Any], list[Response], dict[str, Sample]]:
+    if not run_dir.config_path.exists() or not run_dir.responses_path.exists():
+        raise FileNotFoundError(f"{run_dir.path} is not a run directory: it needs config.json and responses.jsonl "
+                                "(made by `m2rag-bench run`)")
     config = run_dir.config()
     responses = list(run_dir.responses().values())
     dataset = config["dataset"]
