@@ -6,6 +6,7 @@ The site opens from disk (``file://``) with no server and no fetch()::
     SITE/data/leaderboard.json|csv           the table as downloads (one JSON object per run, with its stamp)
     SITE/runs/<run-id>/index.html            per-topic breakdown, score distributions, configuration, sample list
     SITE/runs/<run-id>/samples/<qid>.html    question, the answer with its images in place, judge scores and reasons
+    SITE/compare/<qid>.html                  the same question side by side across two runs (two selects, two iframes)
     SITE/assets/img/<sha256>.<ext>           each candidate image once, named by the hash of its bytes
     SITE/static/                             CSS and the table's sorting/filtering script
 
@@ -52,6 +53,7 @@ class SiteReport:
     samples: int = 0
     images: int = 0  # distinct image files under assets/img
     image_refs: int = 0  # image references written (each served from one shared file)
+    compare_pages: int = 0  # compare/<qid>.html pages (one per question answered by any run)
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -218,6 +220,23 @@ def _histogram(values: list[float]) -> list[dict[str, Any]]:
             for i, n in enumerate(bins)]
 
 
+def _topic_charts(per_topic: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """One horizontal bar chart per metric (Overall first) over the topics: value text and a width class p0..p100."""
+    charts = []
+    for key, label in (("overall", "Overall"), *((m, LABELS[m]) for m in METRICS)):
+        bars = []
+        for topic, t in per_topic:
+            if key == "overall":
+                value, n = t.get("overall"), t.get("responses")
+            else:
+                cell = (t.get("metrics") or {}).get(key) or {}
+                value, n = cell.get("mean"), cell.get("n")
+            pct = None if value is None else max(0, min(100, round(value)))
+            bars.append({"topic": topic, "value": value, "n": n, "pct": pct})
+        charts.append({"key": key, "label": label, "bars": bars})
+    return charts
+
+
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -263,13 +282,14 @@ def _sample_pages(env: Environment, run: _Run, run_out: Path, assets: _Assets, r
                   for c in candidates if c.index not in placed]
         topic = sample.topic if sample else next((j.topic for j in by_query[response.query_id] if j.topic), None)
         html = template.render(
-            run=run.row, response=response, sample=sample, topic=topic, answer=Markup(answer), images=images,
+            run=run.row, response=response, file=names[k], sample=sample, topic=topic, answer=Markup(answer), images=images,
             unused=unused, text_scores=text_scores, candidates=len(candidates),
             prev=names[k - 1] if k else None, next=names[k + 1] if k + 1 < len(names) else None,
             pseudo_unmatched=[i for i in used if i not in cand_by_index] if candidates else [])
         _write(run_out / "samples" / f"{names[k]}.html", html)
         report.samples += 1
         listing.append({"file": names[k], "query_id": response.query_id, "topic": topic,
+                        "query": sample.query if sample else None,
                         "error": response.error, "images": len(response.output_images),
                         "scores": {m: (judgments.get((m, None)).score if judgments.get((m, None)) else None)
                                    for m in (*TEXT_METRICS, RECALL)}})
@@ -282,7 +302,7 @@ def build_site(run_dirs: list[Path], out: Path) -> SiteReport:
     runs = [load_run(Path(p)) for p in run_dirs]
     if not runs:
         raise ValueError("no run directories given")
-    for sub in ("runs", "data", "static", "assets"):
+    for sub in ("runs", "data", "static", "assets", "compare"):
         if (out / sub).exists():
             shutil.rmtree(out / sub)
     out.mkdir(parents=True, exist_ok=True)
@@ -308,9 +328,15 @@ def build_site(run_dirs: list[Path], out: Path) -> SiteReport:
         if item.is_file():
             (out / "static" / item.name).write_bytes(item.read_bytes())
 
+    answered: dict[str, dict[str, Any]] = {}  # file name -> the question and the runs (in table order) that answered it
     for run in runs:
         run_out = out / "runs" / run.run_id
         listing = _sample_pages(env, run, run_out, assets, report)
+        for s in listing:
+            entry = answered.setdefault(s["file"], {"query_id": s["query_id"], "query": None, "topic": None, "runs": []})
+            entry["query"] = entry["query"] or s["query"]
+            entry["topic"] = entry["topic"] or s["topic"]
+            entry["runs"].append(run.row)
         dist: dict[str, list[float]] = defaultdict(list)
         for j in run.judgments:
             if j.score is not None:
@@ -319,12 +345,19 @@ def build_site(run_dirs: list[Path], out: Path) -> SiteReport:
                          for m in METRICS if dist[m]]
         _write(run_out / "index.html", env.get_template("run.html").render(
             run=run.row, scores=run.scores, per_topic=sorted((run.scores.get("per_topic") or {}).items()),
+            topic_charts=_topic_charts(sorted((run.scores.get("per_topic") or {}).items())),
             distributions=distributions, samples=listing,
             config_json=json.dumps(run.config, indent=2, sort_keys=True, default=str),
             judges_json=json.dumps({k: run.scores.get(k) for k in ("judges", "cost", "stamp", "notes", "stopped")},
                                    indent=2, sort_keys=True, default=str)))
         _write(run_out / "scores.json", json.dumps(run.scores, indent=2, sort_keys=True, default=str) + "\n")
         report.runs.append(run.run_id)
+
+    compare = env.get_template("compare.html")
+    for name, entry in sorted(answered.items()):
+        chosen = entry["runs"][:2] if len(entry["runs"]) > 1 else entry["runs"] * 2
+        _write(out / "compare" / f"{name}.html", compare.render(file=name, entry=entry, a=chosen[0], b=chosen[1]))
+    report.compare_pages = len(answered)
 
     rows = [r.row for r in runs]
     _write(out / "data" / "leaderboard.json", json.dumps({"columns": COLUMNS, "runs": rows}, indent=2) + "\n")

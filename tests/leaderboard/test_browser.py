@@ -182,3 +182,62 @@ def test_xss_answer_runs_nothing(built: dict, watched: _Watched) -> None:
     assert "<script>alert(1)</script>" in answer.inner_text()  # raw HTML shows as text
     # the page's own script-src policy: an injected inline script is refused outright
     assert watched.errors == [], watched.errors
+
+
+def test_topic_chart_bars(built: dict, watched: _Watched) -> None:
+    page = watched.page
+    for row in built["rows"]:
+        watched.goto(built["out"] / "runs" / row["run_id"] / "index.html")
+        bars = page.eval_on_selector_all(
+            ".tchart:not([hidden]) .trow",
+            "rows => rows.map(r => ({topic: r.querySelector('.tl').textContent, value: r.querySelector('.tv').textContent,"
+            " w: r.querySelector('.tbar') ? r.querySelector('.tbar').getBoundingClientRect().width : 0}))")
+        assert bars, row["run_id"]
+        scored = [b for b in bars if not b["value"].startswith("–") and float(b["value"].split()[0]) > 0]
+        assert scored and all(b["w"] > 0 for b in scored), bars  # a topic with a score has a visible bar
+        assert page.locator(".tchart:visible").count() == 1
+        assert page.locator(".tchart:visible figcaption").inner_text().startswith("Overall")
+        select = page.locator("#topic-metric")
+        values = page.eval_on_selector_all("#topic-metric option", "os => os.map(o => o.value)")
+        select.select_option(values[1])
+        assert page.locator(".tchart:visible").count() == 1
+        assert page.locator(".tchart:visible").get_attribute("data-metric") == values[1]
+    assert watched.errors == [], watched.errors
+
+
+def _frame_src(page, side: str) -> str:
+    """The URL the iframe shows (from file:// each file is its own origin: read through Playwright, not the DOM)."""
+    page.frame_locator(f"#frame-{side}").locator("article.answer").wait_for(timeout=10_000)
+    return page.frame(name=f"frame-{side}").url
+
+
+def test_compare_page_loads_two_runs(built: dict, watched: _Watched) -> None:
+    page = watched.page
+    pages = sorted((built["out"] / "compare").glob("*.html"))
+    assert pages
+    target = pages[0]
+    run_ids = [r["run_id"] for r in built["rows"]]
+    sample = built["out"] / "runs" / run_ids[1] / "samples" / target.name
+    watched.goto(sample)  # a sample page links to the compare page with its own run on the left
+    page.click("a.compare-link")
+    page.wait_for_load_state("load")
+    assert page.url.endswith(f"compare/{target.name}#{run_ids[1]}")
+    assert f"/runs/{run_ids[1]}/samples/{target.name}" in _frame_src(page, "a")
+    assert f"/runs/{run_ids[0]}/samples/{target.name}" in _frame_src(page, "b")
+
+    watched.goto(target)  # default: the first two runs in table order
+    for side, run_id in zip("ab", run_ids):
+        frame = page.frame_locator(f"#frame-{side}")
+        frame.locator("article.answer").wait_for(timeout=10_000)
+        assert frame.locator("main > h1").count() == 1
+        assert f"/runs/{run_id}/samples/{target.name}" in _frame_src(page, side)
+    srcs = [_frame_src(page, s) for s in "ab"]
+    assert srcs[0] != srcs[1]
+
+    page.locator("#run-b").select_option(label=page.eval_on_selector(
+        f'#run-b option[data-run="{run_ids[0]}"]', "o => o.textContent"))
+    page.wait_for_function(f"() => document.getElementById('frame-b').getAttribute('src').includes('/{run_ids[0]}/')")
+    page.frame(name="frame-b").wait_for_url(f"**/runs/{run_ids[0]}/samples/{target.name}", timeout=10_000)
+    assert f"/runs/{run_ids[0]}/samples/{target.name}" in _frame_src(page, "b")
+    assert _frame_src(page, "a") == srcs[0]  # the other side did not change
+    assert watched.errors == [] and watched.dialogs == [], watched.errors

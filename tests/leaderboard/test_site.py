@@ -181,3 +181,64 @@ def test_cli_build(runs: list[Path], tmp_path: Path) -> None:
                                        "--out", str(tmp_path / "site")])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "site" / "index.html").exists() and (tmp_path / "site" / "data" / "leaderboard.csv").exists()
+
+
+def test_topic_chart_and_compare_pages(site, runs: list[Path]) -> None:
+    out, report = site
+    for run_id in report.runs:
+        run_page = (out / "runs" / run_id / "index.html").read_text()
+        assert 'id="topic-metric"' in run_page and '<script src="../../static/topics.js">' in run_page
+        assert re.search(r'class="tbar p\d+"', run_page)  # bars as width classes (the CSP forbids inline styles)
+    assert (out / "static" / "topics.js").exists() and (out / "static" / "compare.js").exists()
+    css = (out / "static" / "style.css").read_text()
+    assert ".tbar.p0 { width: 0%; }" in css and ".tbar.p100 { width: 100%; }" in css
+    pages = sorted((out / "compare").glob("*.html"))
+    assert len(pages) == report.compare_pages == 4  # both runs answered the same four questions
+    for page in pages:
+        html = page.read_text()
+        frames = [a["src"] for tag, a in _elements(html) if tag == "iframe"]
+        options = [a["value"] for tag, a in _elements(html) if tag == "option"]
+        assert frames == [f"../runs/{r}/samples/{page.name}" for r in report.runs]  # the first two runs
+        assert all((page.parent / f).resolve().exists() for f in frames + options)
+        assert "frame-src 'self' file:;" in html
+        sample = out / "runs" / report.runs[0] / "samples" / page.name
+        assert f'href="../../../compare/{page.name}#{report.runs[0]}"' in sample.read_text()
+        assert "frame-src 'none';" in sample.read_text()
+    assert "compare/" not in (out / "index.html").read_text()
+
+
+def test_cli_serve(site) -> None:
+    """`m2rag-bench leaderboard serve SITE --port N` in a subprocess: index and a sample page over HTTP."""
+    import socket
+    import time
+    import urllib.request
+
+    out, report = site
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), "HOME": str(out), "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "m2rag_bench", "leaderboard", "serve", str(out), "--port", str(port)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        base = f"http://127.0.0.1:{port}/"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(base + "index.html", timeout=5) as r:
+                    status, index = r.status, r.read().decode()
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+                assert time.monotonic() < deadline, "server did not answer"
+                time.sleep(0.2)
+        assert status == 200 and "M2RAG-Bench leaderboard" in index
+        sample = next((out / "runs" / report.runs[0] / "samples").glob("*.html"))
+        with urllib.request.urlopen(f"{base}runs/{report.runs[0]}/samples/{sample.name}", timeout=5) as r:
+            assert r.status == 200 and r.read() == sample.read_bytes()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        proc.stdout.close()
+        proc.stderr.close()
+    assert proc.returncode is not None
