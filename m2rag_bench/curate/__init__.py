@@ -1,0 +1,1 @@
+"""Building new M2RAG benchmark data from the web."""
