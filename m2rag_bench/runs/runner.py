@@ -57,7 +57,8 @@ def resolve_dataset(task: TaskConfig, split: str | None) -> str:
 
 def dataset_identity(source: str, task: TaskConfig, ds: Any) -> dict[str, Any]:  # noqa: ANN401 - datasets.Dataset
     kind, location = resolve_source(source)
-    info: dict[str, Any] = {"name": source, "kind": kind, "config": task.dataset_name, "split": task.test_split,
+    name = str(Path(location).resolve()) if kind in ("export", "release") else source  # evaluate runs from anywhere
+    info: dict[str, Any] = {"name": name, "kind": kind, "config": task.dataset_name, "split": task.test_split,
                             "levels": task.levels, "rows": ds.num_rows}
     if kind in ("mini", "export"):
         info["sha256"] = files_digest(list(Path(location).glob(f"{task.dataset_name}/{task.test_split}-*.parquet")))
