@@ -71,6 +71,39 @@ JUDGE_ARGS = """\
     Every judge call goes through m2rag-bench's call cache ($M2RAG_BENCH_CACHE): computing again is free.
 """
 
+#: Inputs and outputs shared by the image-precision modules (``.replace("{metric}", name)``).
+IMAGE_INPUTS = ("""
+Args:
+    predictions (`list` of `str`): the answers with each image replaced by an `<IMAGE_PLACEHOLDER>` token.
+    references (`list` of `str`): the questions, one per answer.
+    images (`list` of `list`): per answer, one image per `<IMAGE_PLACEHOLDER>` token, in order: PIL images,
+        file paths or `{"bytes": ...}` dicts. With `evaluate.load(path, "descriptions")`, a detailed description
+        of each image (`str`) instead, for a judge that cannot see images.
+    context_tokens (`int`, default 256): the answer text shown just before and just after each image.
+""" + JUDGE_ARGS + """
+Returns:
+    {metric} (`float` or `None`): the mean 0-1 score over the scored images of all answers (pooled).
+    scores (`list` of `list`): per answer, per image, the 0-1 score, or None when missing.
+    coverage (`float` or `None`): scored images / images.
+    judge_model (`str`), cost_usd (`float` or `None`): the judge, and what its calls cost (None if unknown).
+""")
+
+#: Inputs and outputs shared by the ragas modules (``.replace("{metric}", name)``).
+RAGAS_INPUTS = ("""
+Args:
+    predictions (`list` of `str`): the answers, in markdown. Images, as `![caption](images/N.ext)` or
+        `<IMAGE_PLACEHOLDER>` tokens, are removed before judging.
+    references (`list` of `str`): the questions, one per answer.
+    contexts (`list` of `list` of `str`): per answer, the retrieved contexts in prompt order (in M2RAG: the
+        selected web pages' text, then the detailed descriptions of the answer's images).
+""" + JUDGE_ARGS + """
+Returns:
+    {metric} (`float` or `None`): the mean 0-1 score over the scored answers.
+    scores (`list`): per answer, the 0-1 score, or None when missing.
+    coverage (`float` or `None`): scored answers / answers.
+    judge_model (`str` or `None`), cost_usd (`float` or `None`): the judge, and what its calls cost (None if unknown).
+""")
+
 
 def path(metric: str) -> str:
     """The file of the ``evaluate`` module of ``metric`` (one of the eight), for ``evaluate.load``."""

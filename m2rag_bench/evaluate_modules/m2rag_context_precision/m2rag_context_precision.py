@@ -15,20 +15,7 @@ It is order-sensitive and about 0 when no context is useful. One judge call per 
 gpt-4o-mini-2024-07-18. Needs `pip install 'm2rag-bench[ragas]'`.
 """
 
-_KWARGS_DESCRIPTION = """
-Args:
-    predictions (`list` of `str`): the answers, in markdown. Images, as `![caption](images/N.ext)` or
-        `<IMAGE_PLACEHOLDER>` tokens, are removed before judging.
-    references (`list` of `str`): the questions, one per answer.
-    contexts (`list` of `list` of `str`): per answer, the retrieved contexts in prompt order (in M2RAG: the
-        selected web pages' text, then the detailed descriptions of the answer's images).
-""" + m2.JUDGE_ARGS + """
-Returns:
-    context_precision (`float` or `None`): the mean 0-1 score over the scored answers.
-    scores (`list`): per answer, the 0-1 score, or None when missing.
-    coverage (`float` or `None`): scored answers / answers.
-    judge_model (`str` or `None`), cost_usd (`float` or `None`): the judge, and what its calls cost (None if unknown).
-
+_KWARGS_DESCRIPTION = m2.RAGAS_INPUTS.replace("{metric}", "context_precision") + """
 Examples:
     >>> import evaluate, m2rag_bench.evaluate_modules as m2
     >>> context_precision = evaluate.load(m2.path("context_precision"))

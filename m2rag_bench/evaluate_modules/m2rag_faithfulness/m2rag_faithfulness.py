@@ -15,20 +15,7 @@ NaN: a missing score (None) under the default protocol, 1.0 under `m2rag-2025-02
 paper's judge is gpt-4o-mini-2024-07-18. Needs `pip install 'm2rag-bench[ragas]'`.
 """
 
-_KWARGS_DESCRIPTION = """
-Args:
-    predictions (`list` of `str`): the answers, in markdown. Images, as `![caption](images/N.ext)` or
-        `<IMAGE_PLACEHOLDER>` tokens, are removed before judging.
-    references (`list` of `str`): the questions, one per answer.
-    contexts (`list` of `list` of `str`): per answer, the retrieved contexts in prompt order (in M2RAG: the
-        selected web pages' text, then the detailed descriptions of the answer's images).
-""" + m2.JUDGE_ARGS + """
-Returns:
-    faithfulness (`float` or `None`): the mean 0-1 score over the scored answers.
-    scores (`list`): per answer, the 0-1 score, or None when missing.
-    coverage (`float` or `None`): scored answers / answers.
-    judge_model (`str` or `None`), cost_usd (`float` or `None`): the judge, and what its calls cost (None if unknown).
-
+_KWARGS_DESCRIPTION = m2.RAGAS_INPUTS.replace("{metric}", "faithfulness") + """
 Examples:
     >>> import evaluate, m2rag_bench.evaluate_modules as m2
     >>> faithfulness = evaluate.load(m2.path("faithfulness"))

@@ -17,21 +17,7 @@ explicit, accurate and well placed), at temperature 0, normalised to 0-1. The me
 answers, as in the paper.
 """
 
-_KWARGS_DESCRIPTION = """
-Args:
-    predictions (`list` of `str`): the answers with each image replaced by an `<IMAGE_PLACEHOLDER>` token.
-    references (`list` of `str`): the questions, one per answer.
-    images (`list` of `list`): per answer, one image per `<IMAGE_PLACEHOLDER>` token, in order: PIL images,
-        file paths or `{"bytes": ...}` dicts. With `evaluate.load(path, "descriptions")`, a detailed description
-        of each image (`str`) instead, for a judge that cannot see images.
-    context_tokens (`int`, default 256): the answer text shown just before and just after each image.
-""" + m2.JUDGE_ARGS + """
-Returns:
-    image_reference (`float` or `None`): the mean 0-1 score over the scored images of all answers (pooled).
-    scores (`list` of `list`): per answer, per image, the 0-1 score, or None when missing.
-    coverage (`float` or `None`): scored images / images.
-    judge_model (`str`), cost_usd (`float` or `None`): the judge, and what its calls cost (None if unknown).
-
+_KWARGS_DESCRIPTION = m2.IMAGE_INPUTS.replace("{metric}", "image_reference") + """
 Examples:
     >>> import PIL.Image
     >>> import evaluate, m2rag_bench.evaluate_modules as m2
