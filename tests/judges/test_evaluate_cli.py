@@ -3,33 +3,22 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from m2rag_bench.schema import Judgment
+from tests.helpers.cli import run_cli
 from tests.helpers.openai_server import OpenAIStub
 from tests.judges.scripted_judge import RUBRIC_SCORES, make_judge
 from tests.strategies.scripted_model import reply as generator
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {"PATH": "/usr/bin:/bin", "M2RAG_BENCH_CACHE": str(tmp_path / "cache"), "HF_HUB_OFFLINE": "1",
-           "HF_DATASETS_OFFLINE": "1", "PYTHONPATH": str(REPO), "COLUMNS": "200", "HOME": str(tmp_path),
-           "RAGAS_DO_NOT_TRACK": "true"}
-    return subprocess.run([sys.executable, "-m", "m2rag_bench", *args], env=env, capture_output=True, text=True,
-                          cwd=tmp_path, timeout=600)
 
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("evalrun")
     with OpenAIStub(["gen"], generator) as srv:
-        proc = _cli(tmp, "run", "--backend", "openai", "--model", "gen", "--base-url", srv.base_url, "--limit", "4",
+        proc = run_cli(tmp, "run", "--backend", "openai", "--model", "gen", "--base-url", srv.base_url, "--limit", "4",
                     "--strategy", "single-stage", "--out", str(tmp / "run"), "--no-eval")
     assert proc.returncode == 0, proc.stderr[-2000:]
     return tmp / "run"
@@ -43,7 +32,7 @@ def _read(run: Path) -> tuple[list[Judgment], dict]:
 def test_all_eight_metrics_recomputable_by_hand(run_dir: Path, tmp_path: Path) -> None:
     pytest.importorskip("ragas")
     with OpenAIStub(["judge"], make_judge(unparsable_for="Why is the sky blue")) as srv:
-        proc = _cli(tmp_path, "evaluate", str(run_dir), "--judge", "judge", "--judge-base-url", srv.base_url,
+        proc = run_cli(tmp_path, "evaluate", str(run_dir), "--judge", "judge", "--judge-base-url", srv.base_url,
                     "--bootstrap", "200")
         first_calls = srv.count
         assert proc.returncode == 0, proc.stderr[-3000:]
@@ -70,15 +59,15 @@ def test_all_eight_metrics_recomputable_by_hand(run_dir: Path, tmp_path: Path) -
         assert scores["paper"]["overall"]["mean"] == pytest.approx(sum(means.values()) / 8)
         assert scores["paper"]["text_avg"] == pytest.approx(sum(means[m] for m in list(means)[:4]) / 4)
 
-        again = _cli(tmp_path, "evaluate", str(run_dir), "--judge", "judge", "--judge-base-url", srv.base_url)
+        again = run_cli(tmp_path, "evaluate", str(run_dir), "--judge", "judge", "--judge-base-url", srv.base_url)
         assert again.returncode == 0 and srv.count == first_calls  # re-running is free
-        dry = _cli(tmp_path, "evaluate", str(run_dir), "--judge", "judge", "--judge-base-url", srv.base_url, "--dry-run")
+        dry = run_cli(tmp_path, "evaluate", str(run_dir), "--judge", "judge", "--judge-base-url", srv.base_url, "--dry-run")
         assert dry.returncode == 0 and srv.count == first_calls and "plan" in dry.stdout
 
 
 def test_dry_run_prices_the_paper_judges_without_calls(run_dir: Path, tmp_path: Path) -> None:
     with OpenAIStub(["gpt-4o-2024-08-06", "gpt-4o-mini-2024-07-18"], make_judge()) as srv:
-        proc = _cli(tmp_path, "evaluate", str(run_dir), "--judge", "gpt-4o-2024-08-06", "--text-judge",
+        proc = run_cli(tmp_path, "evaluate", str(run_dir), "--judge", "gpt-4o-2024-08-06", "--text-judge",
                     "gpt-4o-mini-2024-07-18", "--judge-base-url", srv.base_url, "--dry-run")
         assert proc.returncode == 0, proc.stderr[-2000:]
         assert srv.count == 0 and "$" in proc.stdout and "image_coherence" in proc.stdout
@@ -86,7 +75,7 @@ def test_dry_run_prices_the_paper_judges_without_calls(run_dir: Path, tmp_path: 
 
 def test_max_cost_stops_before_the_limit(run_dir: Path, tmp_path: Path) -> None:
     with OpenAIStub(["gpt-4o-2024-08-06"], make_judge()) as srv:
-        proc = _cli(tmp_path, "evaluate", str(run_dir), "--judge", "gpt-4o-2024-08-06", "--judge-base-url",
+        proc = run_cli(tmp_path, "evaluate", str(run_dir), "--judge", "gpt-4o-2024-08-06", "--judge-base-url",
                     srv.base_url, "--max-cost", "0.000001", "--metrics", "fluency,relevance,image_recall")
         assert proc.returncode == 0, proc.stderr[-2000:]
         assert srv.count == 0 and "stopped before fluency" in proc.stderr

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from m2rag_bench.leaderboard import build_site
+from tests.helpers.cli import run_cli
 from tests.helpers.openai_server import OpenAIStub
 from tests.judges.scripted_judge import make_judge
 from tests.strategies.scripted_model import reply as generator
@@ -23,14 +24,6 @@ XSS = ("# Title\n\n<script>alert(1)</script>\n\n<img src=x onerror=alert(1)>\n\n
        "![x](https://evil.example/a.png)\n\n<a href=\"javascript:alert(2)\">click</a>\n\n![ok](images/0.png)\n")
 
 
-def _cli(tmp: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {"PATH": "/usr/bin:/bin", "M2RAG_BENCH_CACHE": str(tmp / "cache"), "HF_HUB_OFFLINE": "1",
-           "HF_DATASETS_OFFLINE": "1", "PYTHONPATH": str(REPO), "COLUMNS": "200", "HOME": str(tmp),
-           "RAGAS_DO_NOT_TRACK": "true"}
-    return subprocess.run([sys.executable, "-m", "m2rag_bench", *args], env=env, capture_output=True, text=True,
-                          cwd=tmp, timeout=600)
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     tmp = tmp_path_factory.mktemp("lbruns")
@@ -38,11 +31,11 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     for strategy in ("single-stage", "multi-stage"):
         run = tmp / strategy
         with OpenAIStub(["gen"], generator) as srv:
-            proc = _cli(tmp, "run", "--backend", "openai", "--model", "gen", "--base-url", srv.base_url, "--limit", "4",
+            proc = run_cli(tmp, "run", "--backend", "openai", "--model", "gen", "--base-url", srv.base_url, "--limit", "4",
                         "--strategy", strategy, "--out", str(run), "--no-eval")
         assert proc.returncode == 0, proc.stderr[-2000:]
         with OpenAIStub(["judge"], make_judge()) as srv:
-            proc = _cli(tmp, "evaluate", str(run), "--judge", "judge", "--judge-base-url", srv.base_url)
+            proc = run_cli(tmp, "evaluate", str(run), "--judge", "judge", "--judge-base-url", srv.base_url)
         assert proc.returncode == 0, proc.stderr[-2000:]
         out.append(run)
     return out

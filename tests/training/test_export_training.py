@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -14,12 +12,12 @@ from click.testing import CliRunner
 
 from m2rag_bench.cli_training import export_training
 from m2rag_bench.schema import Judgment, Response
+from tests.helpers.cli import run_cli
 from tests.helpers.openai_server import OpenAIStub
 from tests.judges.scripted_judge import RUBRIC_SCORES
 from tests.strategies.scripted_model import ANSWER, prompt_text
 from tests.strategies.scripted_model import reply as scripted
 
-REPO = Path(__file__).resolve().parents[2]
 RULE = ("image_coherence", "image_helpfulness", "image_reference", "image_recall")
 SINGLE_STAGE_CUE = "place it on a line of its own as"
 
@@ -56,13 +54,6 @@ def judge(request: dict) -> str:
     raise AssertionError("unexpected judge prompt: " + text[:200])
 
 
-def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {"PATH": "/usr/bin:/bin", "M2RAG_BENCH_CACHE": str(tmp_path / "cache"), "HF_HUB_OFFLINE": "1",
-           "HF_DATASETS_OFFLINE": "1", "PYTHONPATH": str(REPO), "COLUMNS": "200", "HOME": str(tmp_path)}
-    return subprocess.run([sys.executable, "-m", "m2rag_bench", *args], env=env, capture_output=True, text=True,
-                          cwd=tmp_path, timeout=600)
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     tmp = tmp_path_factory.mktemp("trainruns")
@@ -70,10 +61,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     with OpenAIStub(["gen"], generator) as gen, OpenAIStub(["judge"], judge) as jud:
         for strategy in ("single-stage", "multi-stage"):
             run = tmp / strategy
-            proc = _cli(tmp, "run", "--backend", "openai", "--model", "gen", "--base-url", gen.base_url, "--limit",
+            proc = run_cli(tmp, "run", "--backend", "openai", "--model", "gen", "--base-url", gen.base_url, "--limit",
                         "6", "--strategy", strategy, "--out", str(run), "--no-eval")
             assert proc.returncode == 0, proc.stderr[-3000:]
-            proc = _cli(tmp, "evaluate", str(run), "--judge", "judge", "--judge-base-url", jud.base_url,
+            proc = run_cli(tmp, "evaluate", str(run), "--judge", "judge", "--judge-base-url", jud.base_url,
                         "--metrics", ",".join(RULE), "--bootstrap", "10")
             assert proc.returncode == 0, proc.stderr[-3000:]
             out.append(run)
