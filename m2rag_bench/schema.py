@@ -61,6 +61,11 @@ class ImageRef(Record):
     available: bool = Field(default=False, description="True when the image file was found and decodes")
 
     @property
+    def key(self) -> str:
+        """The id answers use for this image: ``<webpage_id>/<image_id>`` for page images, ``aux-<i>`` for auxiliary ones."""
+        return self.image_id if self.kind == "aux" else f"{self.webpage_id}/{self.image_id}"
+
+    @property
     def extension(self) -> str:
         """File extension used in pseudo URLs (``images/<i>.<ext>``), from the cached path."""
         if self.cached_path and "." in self.cached_path.rsplit("/", 1)[-1]:

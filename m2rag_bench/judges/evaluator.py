@@ -73,8 +73,7 @@ def ragas_contexts(response: Response, sample: Sample, selection: dict[str, Any]
 
     chosen = {p.page.webpage_id: p for p in select(sample, SelectionConfig(**(selection or {}))).pages}
     texts = [strip_slots(chosen[w].text) for w in response.stages.get("selection", {}).get("pages", []) if w in chosen]
-    captions = {f"{i.webpage_id}/{i.image_id}": i.detailed_caption for p in sample.webpages for i in p.images}
-    captions.update({i.image_id: i.detailed_caption for i in sample.aux_images})
+    captions = {img.key: img.detailed_caption for img in sample.all_images()}
     return texts + [captions[o.image_id] for o in response.output_images if captions.get(o.image_id)]
 
 
@@ -136,9 +135,9 @@ class Evaluation:
         by_metric: dict[str, list[Item]] = {}
         for item in self.items:
             by_metric.setdefault(item.metric, []).append(item)
+        plan = self.plan() if max_cost is not None else None  # each metric's calls are its own: plan once
         for metric in [m for m in self.metrics if m in by_metric]:
-            if max_cost is not None:
-                plan = self.plan()
+            if plan is not None and max_cost is not None:
                 spent = self.spent()
                 upcoming = plan.cost_usd.get(metric) or 0.0
                 if spent + upcoming > max_cost:

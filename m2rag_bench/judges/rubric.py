@@ -34,9 +34,7 @@ def answer_text(response: Response) -> str:
 
 def image_lookup(sample: Sample) -> dict[str, ImageRef]:
     """Candidate images by the ids `OutputImage.image_id` uses (``<webpage_id>/<image_id>`` or ``aux-<i>``)."""
-    found = {f"{img.webpage_id}/{img.image_id}": img for page in sample.webpages for img in page.images}
-    found.update({img.image_id: img for img in sample.aux_images})
-    return found
+    return {img.key: img for img in sample.all_images()}
 
 
 @dataclass

@@ -82,8 +82,7 @@ def extract_images(text: str, candidates: list[Candidate], compat: bool = False,
 
 def candidate_key(cand: Candidate) -> str:
     """A stable id of a candidate: ``<webpage_id>/<image_id>`` for page images, ``aux-<i>`` for auxiliary ones."""
-    img = cand.image
-    return img.image_id if img.kind == "aux" else f"{img.webpage_id}/{img.image_id}"
+    return cand.image.key
 
 
 def parse_placement(text: str, n_lines: int, compat: bool = False) -> tuple[int, str, str | None]:

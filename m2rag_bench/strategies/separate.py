@@ -14,6 +14,7 @@ import re
 import numpy as np
 
 from ..models.client import ModelClient
+from ..schema import IMAGE_MARKER_RE
 from ..models.embeddings import make_embedder
 from .base import StageReporter, Strategy, Work, pass_over
 from .parsing import extract_images, unwrap_markdown
@@ -146,4 +147,4 @@ def _textual(page: SelectedPage) -> SelectedPage:
 
 
 def _plain(text: str) -> str:
-    return re.sub(r"<IMAGE_PLACEHOLDER>\[\d+\]", " ", text)
+    return IMAGE_MARKER_RE.sub(" ", text)
