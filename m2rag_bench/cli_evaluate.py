@@ -16,7 +16,7 @@ PAPER_JUDGE, PAPER_TEXT_JUDGE = "gpt-4o-2024-08-06", "gpt-4o-mini-2024-07-18"
 
 
 def make_judges(judge: str | None, judge_base_url: str | None, text_judge: str | None, judge_backend: str | None,
-                api_key_env: str, concurrency: int | None):  # noqa: ANN201 - (ModelClient, ModelClient)
+                api_key_env: str, concurrency: int | None, cache=True):  # noqa: ANN001,ANN201 - (ModelClient, ModelClient)
     """The judges: explicit choices first; the paper's GPT-4o pair with an OpenAI key; else the embedded smoke judge."""
     from .models import make_client
 
@@ -29,11 +29,11 @@ def make_judges(judge: str | None, judge_base_url: str | None, text_judge: str |
         options = {"base_url": judge_base_url, "api_key_env": api_key_env}
         if concurrency:
             options["concurrency"] = concurrency
-        main_judge = make_client("openai", judge, **options)
-        second = main_judge if text_judge == judge else make_client("openai", text_judge, **options)
+        main_judge = make_client("openai", judge, cache=cache, **options)
+        second = main_judge if text_judge == judge else make_client("openai", text_judge, cache=cache, **options)
         return main_judge, second
-    main_judge = make_client(backend, judge)
-    second = main_judge if text_judge in (None, judge) else make_client(backend, text_judge)
+    main_judge = make_client(backend, judge, cache=cache)
+    second = main_judge if text_judge in (None, judge) else make_client(backend, text_judge, cache=cache)
     return main_judge, second
 
 

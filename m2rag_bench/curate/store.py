@@ -123,6 +123,8 @@ class Store:
 
     def append(self, stage: str, key: str, record: dict[str, Any]) -> dict[str, Any]:
         """Record one finished unit (written and flushed at once)."""
+        if "key" in record and record["key"] != key:
+            raise ValueError(f"record for {key!r} carries another key {record['key']!r}")
         record = {"key": key, **record}
         handle = self._handles.get(stage)
         if handle is None:

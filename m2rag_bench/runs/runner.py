@@ -69,7 +69,8 @@ def dataset_identity(source: str, task: TaskConfig, ds: Any) -> dict[str, Any]: 
 
 def load_samples(source: str, task: TaskConfig, limit: int | None) -> tuple[list[Sample], dict[str, Any]]:
     ds = load_benchmark(source, config=task.dataset_name, split=task.test_split)
-    samples = [s for s in iter_samples(ds) if task.levels is None or s.level in task.levels]
+    # data without levels (e.g. a new curation) has nothing to filter on: all of it is the evaluation set
+    samples = [s for s in iter_samples(ds) if task.levels is None or s.level is None or s.level in task.levels]
     return samples[:limit] if limit else samples, dataset_identity(source, task, ds)
 
 

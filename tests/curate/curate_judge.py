@@ -41,7 +41,8 @@ def reply(request: dict) -> str:
         shared = len(_words(question) & _words(passage))
         return json.dumps({"reason": f"{shared} shared words", "score": min(10, 2 * shared)})
     if "You are rating pictures" in text:
-        low = re.search(r"logo|icon|advert", text.split("## Question", 1)[0], re.I)
+        alt = re.search(r"Alternative text: (.*)", text)  # only when the judge cannot see the picture
+        low = alt and re.search(r"logo|icon|advert", alt.group(1), re.I)
         return json.dumps({"reason": "scripted", "score": 1 if low else 7})
     if "Describe the picture" in text:
         alt = re.search(r"Alternative text: (.*)", text)

@@ -24,6 +24,7 @@ import html as htmlmod
 import json
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, NamedTuple
@@ -193,6 +194,7 @@ class FixtureWeb:
         self.requests: list[tuple[str, str]] = []
         self.headers: list[dict[str, str]] = []
         self._failures: list[list[Any]] = []
+        self.delay = 0.0  # seconds to wait before answering each request (to catch a crawl mid-way)
         web = self
 
         class _Handler(BaseHTTPRequestHandler):
@@ -261,6 +263,8 @@ class FixtureWeb:
                 if raw_path.startswith(rule[0]) and rule[2] > 0:
                     rule[2] -= 1
                     return _cse_error(rule[1], "Injected failure (backend unavailable).", "backendError")
+        if self.delay:
+            time.sleep(self.delay)
         path, _, query = raw_path.partition("?")
         if path == "/customsearch/v1":
             return self._cse(parse_qs(query))
