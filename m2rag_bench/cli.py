@@ -116,7 +116,7 @@ def dataset_info(name: str, config: str, split: str | None, as_json: bool) -> No
         render_summary(summary, f"{name} ({config}/{split or ds.split})", Console())
 
 
-from . import cli_curate, cli_evaluate, cli_run, cli_training  # noqa: E402,F401 - register curate, run, tasks, evaluate, judge-agreement, export-training
+from . import cli_ask, cli_curate, cli_evaluate, cli_run, cli_training  # noqa: E402,F401 - register ask, curate, run, tasks, evaluate, judge-agreement, export-training
 from .leaderboard.cli import leaderboard as _leaderboard  # noqa: E402
 
 main.add_command(_leaderboard)
