@@ -35,7 +35,7 @@ def ask(question: str | None, model: str | None, backend: str, base_url: str | N
         **source) -> None:  # noqa: ANN003
     """Answer QUESTION from live web pages with images in place; writes answer.md and answer.html."""
     from .ask.session import AskError, answer, curate_question, default_folder, read_session, skipped_items, start_session
-    from .curate.store import Store
+    from .curate.store import CurateError, Store
     from .models import BackendError, make_client
     from .models.cache import CallCache
     from .runs.progress import StageBars
@@ -74,7 +74,7 @@ def ask(question: str | None, model: str | None, backend: str, base_url: str | N
                 bars.progress.stop()
                 _print_skipped(skipped)
                 raise
-    except (AskError, BackendError) as exc:
+    except (CurateError, BackendError) as exc:  # AskError is a CurateError
         raise CliError(str(exc)) from exc
     html_path = _present(folder, question, response, sample, skipped, image_mode)
     if client.identity().get("smoke_test"):

@@ -149,9 +149,13 @@ class Curator:
         provider_needed = [q for q in todo if not q.urls]
         provider = None
         if provider_needed:
-            from .search import make_search
+            from .search import SearchError, make_search
 
-            provider = make_search(self.options.search, **self.options.search_options)
+            try:
+                provider = make_search(self.options.search, **self.options.search_options)
+            except SearchError as exc:
+                raise CurateError(f"search: {exc}. Questions in a jsonl file may also list their own \"urls\", "
+                                  "which need no search.") from None
         advance = bars("search", len(todo))
 
         async def one(q: QueryInput) -> None:

@@ -164,3 +164,45 @@ def test_a_killed_curation_resumes_without_redoing_work(tmp_path: Path, curated,
     # the same data as an uninterrupted curation (fixture URLs differ only by the server's port)
     assert (out / "release" / "dev_set.jsonl").read_text().replace(base, "WEB") == \
         (reference / "release" / "dev_set.jsonl").read_text().replace(ref_base, "WEB")
+
+
+def test_stages_and_limit_run_part_of_the_pipeline_then_the_rest(tmp_path: Path) -> None:
+    with FixtureWeb() as web, OpenAIStub(["judge"], judge_reply) as judge:
+        out = tmp_path / "out"
+        part = run_cli(tmp_path, *_args(tmp_path, web, judge, out, "--stages", "queries,search,read", "--limit", "2"),
+                       env=SEARCH_ENV)
+        assert part.returncode == 0, part.stderr[-3000:]
+        assert (out / "work" / "read.jsonl").exists() and not (out / "work" / "downloads.jsonl").exists()
+        assert not (out / "release").exists() and not web.count("/img/")
+        read_requests = web.count()
+        rest = run_cli(tmp_path, *_args(tmp_path, web, judge, out, "--limit", "2"), env=SEARCH_ENV)
+        assert rest.returncode == 0, rest.stderr[-3000:]
+        assert [r["query_id"] for r in _release(out)] == ["q1", "q2"]
+        pages = [p for _, p in web.requests[read_requests:] if p.endswith(".html")]
+        assert pages == [], "pages read by the first run are not read again"
+
+
+def test_jina_reader_gives_the_same_pages(tmp_path: Path) -> None:
+    with FixtureWeb() as web, OpenAIStub(["judge"], judge_reply) as judge:
+        for reader, extra in (("direct", []), ("jina", ["--jina-base-url", f"{web.base_url}/jina/"])):
+            out = tmp_path / reader
+            proc = run_cli(tmp_path, *_args(tmp_path, web, judge, out, "--stages", "queries,search,read,clean",
+                                            "--limit", "1", "--reader", reader, *extra), env=SEARCH_ENV)
+            assert proc.returncode == 0, proc.stderr[-3000:]
+        assert web.count("/jina/") >= 2
+    def pages(out: Path) -> dict:
+        rows = [json.loads(line) for line in (out / "work" / "clean.jsonl").read_text().splitlines()]
+        return {r["webpage_id"]: [(i["number"], i["url"], i["split_id"] is not None) for i in r["images"]]
+                for r in rows if r["ok"]}
+    direct, jina = pages(tmp_path / "direct"), pages(tmp_path / "jina")
+    assert direct and direct == jina
+
+
+def test_a_refused_search_key_is_a_clear_error_without_the_key(tmp_path: Path) -> None:
+    with FixtureWeb() as web, OpenAIStub(["judge"], judge_reply) as judge:
+        proc = run_cli(tmp_path, *_args(tmp_path, web, judge, tmp_path / "out", "--no-filter"),
+                       env={"GOOGLE_API_KEY": "wrong-secret-key", "GOOGLE_CSE_ID": FIXTURE_CX})
+        missing = run_cli(tmp_path, *_args(tmp_path, web, judge, tmp_path / "out2", "--no-filter"))
+    assert proc.returncode == 1 and "every search failed" in proc.stderr and "Traceback" not in proc.stderr
+    assert "wrong-secret-key" not in proc.stdout + proc.stderr
+    assert missing.returncode == 1 and "GOOGLE_API_KEY" in missing.stderr and "GOOGLE_CSE_ID" in missing.stderr
