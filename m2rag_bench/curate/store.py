@@ -58,21 +58,34 @@ class Store:
             raise CurateError(f"{self.manifest_path}: not valid JSON ({exc}); move the folder aside or fix it") from exc
 
     def open(self, config: dict[str, Any]) -> dict[str, Any]:
-        """Create the folder, or check that an existing one was made with the same ``config``."""
+        """Create the folder, or check that an existing one was made with the same ``config``.
+
+        Only settings both runs state are compared: a run of early stages without a judge, followed by one with a
+        judge, is the same curation (the judge is added to the manifest); a different judge or setting is refused.
+        """
         self.work.mkdir(parents=True, exist_ok=True)
         manifest = self.manifest()
         if manifest:
             old = manifest.get("config", {})
-            changed = [k for k in sorted(set(old) | set(config)) if old.get(k) != config.get(k)]
+            changed = [k for k in sorted(set(old) & set(config)) if old[k] != config[k]]
             if changed:
-                details = "; ".join(f"{k}: {old.get(k)!r} -> {config.get(k)!r}" for k in changed[:5])
+                details = "; ".join(f"{k}: {old[k]!r} -> {config[k]!r}" for k in changed[:5])
                 raise CurateError(f"{self.root} was curated with a different configuration ({details}). "
                                   "Use another --out folder, or the same options as before to resume.")
+            if set(config) - set(old):
+                manifest["config"] = {**old, **config}
+                self.write_manifest(manifest)
         else:
             manifest = {"manifest_version": MANIFEST_VERSION, "package_version": __version__,
                         "created": _now(), "config": config, "stages": {}}
             self.write_manifest(manifest)
         return manifest
+
+    def update(self, **fields: Any) -> None:
+        """Set top-level manifest fields (e.g. the judges' identity)."""
+        manifest = self.manifest()
+        manifest.update(fields)
+        self.write_manifest(manifest)
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
         _atomic_write(self.manifest_path, json.dumps(manifest, indent=2, ensure_ascii=False).encode("utf-8"))

@@ -104,3 +104,12 @@ def test_page_context_is_cut_at_the_image_and_drops_other_markers() -> None:
     above, below = page_context(texts, 2, budget=4)
     assert above == "about panels. Cells" and below == "make current. End"
     assert page_context(texts, 9) == ("", "")
+
+
+def test_store_accepts_settings_added_by_a_later_run(tmp_path: Path) -> None:
+    Store(tmp_path / "out").open({"pages": 10})
+    manifest = Store(tmp_path / "out").open({"pages": 10, "judges": {"text": "openai:m"}})
+    assert Store(tmp_path / "out").manifest()["config"] == {"pages": 10, "judges": {"text": "openai:m"}}
+    assert manifest["config"]["judges"] == {"text": "openai:m"}
+    with pytest.raises(CurateError, match="judges"):
+        Store(tmp_path / "out").open({"pages": 10, "judges": {"text": "openai:other"}})

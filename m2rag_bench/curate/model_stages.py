@@ -1,0 +1,149 @@
+"""The model-judged stages of a curation: queries, score, describe (see `m2rag_bench.curate.pipeline`).
+
+A mixin of `Curator`: it uses ``self.store``, ``self.options``, ``self.queries``, ``self._needs_judge`` and the
+web stages' views (``searched``, ``cleaned``, ``kept_images``). Questions are judged in chunks of eight, and each
+chunk's records are written when it is done; every call is cached as it completes, so a kill mid-chunk costs nothing
+on the rerun.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from ..runs.progress import StageBars
+from .judging import page_context
+from .queries import QueryInput
+
+if TYPE_CHECKING:
+    from .judging import CurationJudge
+    from .pipeline import CurateOptions
+    from .store import Store
+
+
+class ModelStages:
+    """Stages 1, 6 and 7: the LLM and MLLM judges."""
+
+    store: Store
+    options: CurateOptions
+    queries: list[QueryInput]
+    _count: Callable[..., None]
+    _needs_judge: Callable[[str], CurationJudge]
+    searched: Callable[[], list[tuple[QueryInput, dict[str, Any]]]]
+    cleaned: Callable[[str], list[dict[str, Any]]]
+    kept_images: Callable[[str], list[dict[str, Any]]]
+
+    # -- 1. queries -------------------------------------------------------------------------------------------
+    def kept_queries(self) -> list[QueryInput]:
+        """Questions the filter kept (in file order); all of them when filtering is off."""
+        records = self.store.records("queries")
+        return [q for q in self.queries if records.get(q.query_id, {}).get("keep")]
+
+    def stage_queries(self, bars: StageBars) -> None:
+        records = self.store.records("queries")
+        todo = [q for q in self.queries if q.query_id not in records]
+        if todo and not self.options.filter_queries:
+            for q in todo:
+                self.store.append("queries", q.query_id, {**q.to_dict(), "keep": True, "verdict": None})
+        elif todo:
+            judge = self._needs_judge("queries")
+            outcomes = judge.filter_queries([q.query for q in todo], bars("queries: filter", len(todo)))
+            for q, out in zip(todo, outcomes):
+                verdict = out.value
+                record = {**q.to_dict(), "keep": bool(verdict and verdict.keep), "raw": out.raw,
+                          "attempts": out.attempts, "error": out.error, "verdict": asdict(verdict) if verdict else None}
+                if verdict and q.topic is None:
+                    record["topic"] = verdict.topic
+                record["reason"] = _drop_reason(verdict, out.error)
+                self.store.append("queries", q.query_id, record)
+        kept = self.kept_queries()
+        self._count("queries", total=len(self.queries), kept=len(kept), dropped=len(self.queries) - len(kept))
+
+
+    # -- 6. score ---------------------------------------------------------------------------------------------
+    def stage_score(self, bars: StageBars) -> None:
+        judge = None
+        done = self.store.records("scores")
+        todo = [q for q, _ in self.searched() if q.query_id not in done and q.query_id in self.store.records("image_filter")]
+        for chunk in _chunks(todo, 8):
+            judge = judge or self._needs_judge("score")
+            pieces, images = [], []
+            for q in chunk:
+                pages = self.cleaned(q.query_id)
+                pieces += [(q.query_id, f"{p['webpage_id']}/{s['split_id']}", q.query, s["text"]) for p in pages
+                           for s in p["pieces"]]
+                texts = {p["webpage_id"]: [s["text"] for s in p["pieces"]] for p in pages}
+                for o in self.kept_images(q.query_id):
+                    context = ""
+                    if not o["key"].startswith("aux-"):
+                        wid, number = (int(x) for x in o["key"].split("/"))
+                        above, below = page_context(texts.get(wid, []), number, 64)
+                        context = f"{above} [picture] {below}".strip()
+                    images.append((q.query_id, o["key"], {"query": q.query, "data": self.store.get_file(o["file"]),
+                                                          "alt": o.get("alt") or "", "context": context}))
+            piece_out = judge.score_pieces([(qq, text) for _, _, qq, text in pieces], bars("score pieces", len(pieces)))
+            image_out = judge.score_images([it for _, _, it in images], bars("score images", len(images)))
+            for q in chunk:
+                self.store.append("scores", q.query_id, {
+                    "query_id": q.query_id,
+                    "pieces": {key: _verdict(out) for (qid, key, _, _), out in zip(pieces, piece_out) if qid == q.query_id},
+                    "images": {key: _verdict(out) for (qid, key, _), out in zip(images, image_out) if qid == q.query_id}})
+        records = list(self.store.records("scores").values())
+        scored = [v for r in records for part in ("pieces", "images") for v in r[part].values()]
+        self._count("score", elements=len(scored), unjudged=sum(v["score"] is None for v in scored))
+
+    # -- 7. describe ------------------------------------------------------------------------------------------
+    def stage_describe(self, bars: StageBars) -> None:
+        done = self.store.records("descriptions")
+        scores = self.store.records("scores")
+        todo = [q for q, _ in self.searched() if q.query_id not in done and q.query_id in scores]
+        judge = None
+        for chunk in _chunks(todo, 8):
+            judge = judge or self._needs_judge("describe")
+            items = []
+            for q in chunk:
+                texts = {p["webpage_id"]: [s["text"] for s in p["pieces"]] for p in self.cleaned(q.query_id)}
+                image_scores = scores[q.query_id]["images"]
+                for o in self.kept_images(q.query_id):
+                    score = image_scores.get(o["key"], {}).get("score")
+                    if score is None or score < self.options.min_describe_score:
+                        continue
+                    item = {"data": self.store.get_file(o["file"]), "alt": o.get("alt") or ""}
+                    if o["key"].startswith("aux-"):
+                        item["query"] = q.query
+                    else:
+                        wid, number = (int(x) for x in o["key"].split("/"))
+                        item["above"], item["below"] = page_context(texts.get(wid, []), number,
+                                                                    self.options.context_tokens)
+                    items.append((q.query_id, o["key"], item))
+            outs = judge.describe_images([it for _, _, it in items], bars("describe images", len(items)))
+            for q in chunk:
+                self.store.append("descriptions", q.query_id, {
+                    "query_id": q.query_id,
+                    "images": {key: {"caption": out.value, "raw": out.raw, "attempts": out.attempts, "error": out.error}
+                               for (qid, key, _), out in zip(items, outs) if qid == q.query_id}})
+        records = list(self.store.records("descriptions").values())
+        captions = [v for r in records for v in r["images"].values()]
+        self._count("describe", images=len(captions), described=sum(v["caption"] is not None for v in captions))
+
+
+def _verdict(out: Any) -> dict[str, Any]:
+    return {"score": out.value, "raw": out.raw, "attempts": out.attempts, "error": out.error}
+
+
+def _drop_reason(verdict: Any, error: str | None) -> str | None:
+    if verdict is None:
+        return f"filter: no verdict ({error})"
+    if not verdict.needs_references:
+        return "filter: does not need rich references"
+    if not verdict.images_help:
+        return "filter: images would not help"
+    return None
+
+
+def _chunks(items: list[Any], size: int) -> Iterable[list[Any]]:
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
+
+
