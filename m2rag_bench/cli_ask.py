@@ -6,6 +6,7 @@ import webbrowser
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from .cli import CliError, console, main
 from .cli_curate import build_judge, build_options, judge_options, source_options
@@ -38,21 +39,34 @@ def ask(question: str | None, model: str | None, backend: str, base_url: str | N
     from .curate.store import CurateError, Store
     from .models import BackendError, make_client
     from .models.cache import CallCache
+    from .runs.layout import RunMismatch
     from .runs.progress import StageBars
 
     try:
+        ctx = click.get_current_context()
+        settings = {"strategy": strategy, "pages": pages, "model": model, "backend": backend, "base_url": base_url,
+                    "judge": judge, "text_judge": text_judge, "judge_base_url": judge_base_url,
+                    "judge_backend": judge_backend, "api_key_env": api_key_env, **source}
         if resume is not None:
             session = read_session(resume)
             if question and question != session["question"]:
                 raise AskError(f"{resume} holds another question ({session['question']!r})")
             question, folder = session["question"], resume
-            strategy, pages = session.get("strategy", strategy), session.get("pages", pages)
+            # what the command line does not set comes from the session (API keys are never stored)
+            for key, value in (session.get("settings") or {}).items():
+                if key in settings and ctx.get_parameter_source(key) in (ParameterSource.DEFAULT, None):
+                    settings[key] = value
         elif not question:
             raise CliError("give a QUESTION, or --resume SESSION_FOLDER")
         else:
             folder = out or default_folder(question)
         assert question is not None
-        start_session(folder, question, strategy, pages)
+        start_session(folder, question, settings)
+        strategy, pages, model, backend, base_url = (settings[k] for k in ("strategy", "pages", "model", "backend",
+                                                                            "base_url"))
+        judge, text_judge, judge_base_url, judge_backend, api_key_env = (
+            settings[k] for k in ("judge", "text_judge", "judge_base_url", "judge_backend", "api_key_env"))
+        source = {k: settings[k] for k in source}
         console.print(f"session [bold]{folder}[/] — {question}", highlight=False)
         cache = CallCache(folder / "work" / "calls.sqlite")
         options = {"base_url": base_url, "api_key_env": api_key_env} if backend == "openai" else {}
@@ -74,7 +88,7 @@ def ask(question: str | None, model: str | None, backend: str, base_url: str | N
                 bars.progress.stop()
                 _print_skipped(skipped)
                 raise
-    except (CurateError, BackendError) as exc:  # AskError is a CurateError
+    except (CurateError, BackendError, RunMismatch) as exc:  # AskError is a CurateError
         raise CliError(str(exc)) from exc
     html_path = _present(folder, question, response, sample, skipped, image_mode)
     if client.identity().get("smoke_test"):

@@ -62,8 +62,9 @@ def read_session(folder: Path) -> dict[str, Any]:
         raise AskError(f"{path}: not valid JSON ({exc})") from exc
 
 
-def start_session(folder: Path, question: str, strategy: str, pages: int) -> dict[str, Any]:
-    """Create ``session.json`` (or check that a resumed one asks the same question)."""
+def start_session(folder: Path, question: str, settings: dict[str, Any]) -> dict[str, Any]:
+    """Create ``session.json`` with the question and the options used (never an API key), or check that a resumed
+    one asks the same question."""
     path = folder / "session.json"
     if path.exists():
         session = read_session(folder)
@@ -71,7 +72,7 @@ def start_session(folder: Path, question: str, strategy: str, pages: int) -> dic
             raise AskError(f"{folder} holds another question ({session['question']!r}); use a new --out folder")
         return session
     folder.mkdir(parents=True, exist_ok=True)
-    session = {"question": question, "strategy": strategy, "pages": pages, "created": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    session = {"question": question, "created": time.strftime("%Y-%m-%dT%H:%M:%S"), "settings": settings}
     path.write_text(json.dumps(session, indent=2, ensure_ascii=False), encoding="utf-8")
     return session
 

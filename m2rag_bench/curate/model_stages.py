@@ -17,6 +17,8 @@ from .judging import page_context
 from .queries import QueryInput
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from .judging import CurationJudge
     from .pipeline import CurateOptions
     from .store import Store
@@ -28,6 +30,7 @@ class ModelStages:
     store: Store
     options: CurateOptions
     queries: list[QueryInput]
+    console: Console
     _count: Callable[..., None]
     _needs_judge: Callable[[str], CurationJudge]
     searched: Callable[[], list[tuple[QueryInput, dict[str, Any]]]]
@@ -58,6 +61,9 @@ class ModelStages:
                 record["reason"] = _drop_reason(verdict, out.error)
                 self.store.append("queries", q.query_id, record)
         kept = self.kept_queries()
+        if self.queries and not kept:
+            self.console.print("[yellow]every question was filtered out (reasons in report.json after export); "
+                               "--no-filter keeps them all[/]")
         self._count("queries", total=len(self.queries), kept=len(kept), dropped=len(self.queries) - len(kept))
 
 

@@ -33,6 +33,11 @@ from .store import CurateError, Store
 from .web_stages import WebStages
 
 STAGES = ("queries", "search", "read", "clean", "images", "score", "describe", "export")
+#: the stage each stage works from, and the store file holding that stage's records
+NEEDS = {"search": "queries", "read": "search", "clean": "read", "images": "clean", "score": "images",
+         "describe": "score", "export": "search"}
+RECORDS = {"queries": "queries", "search": "search", "read": "read", "clean": "clean", "images": "image_filter",
+           "score": "scores", "describe": "descriptions"}
 
 
 @dataclass
@@ -100,8 +105,12 @@ class Curator(WebStages, ModelStages):
         try:
             with bars if own_bars else _Null():
                 for stage in STAGES:
-                    if stage in stages:
-                        getattr(self, f"stage_{stage}")(bars)
+                    if stage not in stages:
+                        continue
+                    before = NEEDS.get(stage)
+                    if before and before not in stages and not self.store.records(RECORDS[before]):
+                        self.console.print(f"[yellow]{stage}: nothing to work from; run the {before} stage first[/]")
+                    getattr(self, f"stage_{stage}")(bars)
         finally:
             self.store.close()
         return self.counts

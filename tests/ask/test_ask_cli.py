@@ -52,7 +52,8 @@ def session(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
         proc = run_cli(tmp, "ask", QUESTION, "--out", str(folder), "--images", "copy", *_args(web, srv), env=SEARCH_ENV)
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
         first = (web.count(), srv.count)
-        again = run_cli(tmp, "ask", "--resume", str(folder), "--images", "copy", *_args(web, srv), env=SEARCH_ENV)
+        # the session remembers its model, judge and sources: --resume alone is enough
+        again = run_cli(tmp, "ask", "--resume", str(folder), "--images", "copy")
         assert again.returncode == 0, again.stderr[-3000:]
         yield tmp, folder, proc, again, first, (web.count() - first[0], srv.count - first[1]), web.expected()["q1"]
 
@@ -91,6 +92,8 @@ def test_failing_pages_are_listed_not_fatal(session) -> None:  # noqa: ANN001
 def test_resuming_a_finished_session_repeats_nothing(session) -> None:  # noqa: ANN001
     _, folder, _, again, first, second, _ = session
     assert second == (0, 0), (first, second)
+    settings = json.loads((folder / "session.json").read_text())["settings"]
+    assert settings["backend"] == "openai" and settings["model"] == "m" and FIXTURE_KEY not in json.dumps(settings)
     assert (folder / "answer.html").exists() and "Solar picture 0" in again.stdout + again.stderr
 
 
