@@ -146,3 +146,16 @@ def test_an_interrupted_session_resumes_without_repeating_finished_calls(tmp_pat
         # calls in flight at the interruption may be asked again (at most --concurrency 4 of each kind)
         assert srv.count <= ref_model + 4 and web.count() <= ref_web + 4, (srv.count, ref_model, web.count(), ref_web)
     assert (folder / "answer.html").exists()
+
+
+@pytest.mark.parametrize("qid", ["q2", "q3"])
+def test_other_failing_pages_are_listed_too(tmp_path: Path, qid: str) -> None:
+    with FixtureWeb() as web, OpenAIStub(["m"], model_reply) as srv:
+        expected = web.expected()[qid]
+        proc = run_cli(tmp_path, "ask", expected.query, "--out", str(tmp_path / "s"), *_args(web, srv), env=SEARCH_ENV)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout + proc.stderr
+    assert expected.failing and all(url in out for url in expected.failing), expected.failing
+    html = (tmp_path / "s" / "answer.html").read_text()
+    assert all(url in html for url in expected.failing)
+    assert re.search(r"<img[^>]+src=\"data:image/", html), "images embedded by default"

@@ -160,6 +160,7 @@ def test_a_killed_curation_resumes_without_redoing_work(tmp_path: Path, curated,
         # only what was in flight at the kill is asked again (at most --concurrency 4 per kind of work)
         assert repeated <= 4 + 2, repeated  # + the two search calls of a query whose record was not yet written
         assert web.count() <= ref_web + 6 and judge.count <= ref_judge + 4
+        assert killed_judge < judge.count, "the rerun finished the judging the kill interrupted"
         base = web.netloc
     # the same data as an uninterrupted curation (fixture URLs differ only by the server's port)
     assert (out / "release" / "dev_set.jsonl").read_text().replace(base, "WEB") == \

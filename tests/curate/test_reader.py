@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,17 +25,6 @@ from tests.helpers.fixture_pages import PAGES
 from tests.helpers.fixture_web import EMPTY_PAGE, LOOP_RESULT, MISSING_RESULT, PRIVATE_RESULT, FixtureWeb
 
 PAGE = "/solar/how-solar-panels-work.html"
-
-
-@pytest.fixture(scope="module")
-def web() -> Iterator[FixtureWeb]:
-    with FixtureWeb() as w:
-        yield w
-
-
-@pytest.fixture(autouse=True)
-def _fresh(web: FixtureWeb) -> None:
-    web.reset()
 
 
 def _direct(urls: list[str]) -> list[ReadResult]:

@@ -7,7 +7,6 @@ import json
 import logging
 import socket
 import traceback
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -26,17 +25,6 @@ from m2rag_bench.curate.search import (
 from tests.helpers.fixture_web import FIXTURE_CX, FIXTURE_KEY, FIXTURE_QUERIES, FixtureWeb
 
 Q = {q["id"]: q["query"] for q in FIXTURE_QUERIES}
-
-
-@pytest.fixture(scope="module")
-def web() -> Iterator[FixtureWeb]:
-    with FixtureWeb() as w:
-        yield w
-
-
-@pytest.fixture(autouse=True)
-def _fresh(web: FixtureWeb) -> None:
-    web.reset()
 
 
 def _cse(web: FixtureWeb, **options: Any) -> GoogleCSE:
