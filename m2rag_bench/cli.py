@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ._version import __version__
@@ -23,7 +24,7 @@ class CliError(click.ClickException):
     """An error shown to the user as one clear line, without a traceback."""
 
     def show(self, file=None) -> None:  # noqa: ANN001 - click's signature
-        console.print(f"[bold red]error:[/] {self.message}", highlight=False)
+        console.print(f"[bold red]error:[/] {escape(self.message)}", highlight=False)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -61,23 +61,23 @@ def ask(question: str | None, model: str | None, backend: str, base_url: str | N
         else:
             folder = out or default_folder(question)
         assert question is not None
-        start_session(folder, question, settings)
         strategy, pages, model, backend, base_url = (settings[k] for k in ("strategy", "pages", "model", "backend",
                                                                             "base_url"))
         judge, text_judge, judge_base_url, judge_backend, api_key_env = (
             settings[k] for k in ("judge", "text_judge", "judge_base_url", "judge_backend", "api_key_env"))
         source = {k: settings[k] for k in source}
-        console.print(f"session [bold]{folder}[/] — {question}", highlight=False)
-        cache = CallCache(folder / "work" / "calls.sqlite")
         options = {"base_url": base_url, "api_key_env": api_key_env} if backend == "openai" else {}
-        client = make_client(backend, model, cache=cache, **{k: v for k, v in options.items() if v is not None})
-        client.backend.check()
+        client = make_client(backend, model, cache=False, **{k: v for k, v in options.items() if v is not None})
+        client.backend.check()  # before anything is written: a wrong model leaves no half-made session behind
         if judge_base_url is None and judge_backend is None and backend == "openai" and base_url:
             judge_base_url, judge = base_url, judge or client.model  # one local server answers and judges
         elif judge_backend is None and judge_base_url is None and backend == "embedded":
             judge_backend = "embedded"
         curate_judge = build_judge(folder, judge, text_judge, judge_base_url, judge_backend, api_key_env,
                                    source["concurrency"])
+        start_session(folder, question, settings)
+        client.cache = CallCache(folder / "work" / "calls.sqlite")
+        console.print(f"session [bold]{folder}[/] — {question}", highlight=False)
         curate_options = build_options(pages=pages, **source)
         with StageBars(console) as bars:
             curate_question(folder, question, curate_options, curate_judge, bars)

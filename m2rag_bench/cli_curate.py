@@ -67,21 +67,23 @@ def build_options(search_name: str, search_base_url: str | None, search_key_env:
 
 def build_judge(out: Path, judge: str | None, text_judge: str | None, judge_base_url: str | None,
                 judge_backend: str | None, api_key_env: str, concurrency: int | None):  # noqa: ANN201
-    """The curation judge, its calls cached inside the output folder."""
+    """The curation judge, checked first, then its calls cached inside the output folder."""
     from .cli_evaluate import make_judges
     from .curate.judging import CurationJudge
     from .models import BackendError
     from .models.cache import CallCache
 
-    (out / "work").mkdir(parents=True, exist_ok=True)
     try:
         image_judge, text = make_judges(judge, judge_base_url, text_judge, judge_backend, api_key_env, concurrency,
-                                        cache=CallCache(out / "work" / "calls.sqlite"))
+                                        cache=False)
         image_judge.backend.check()
         if text is not image_judge:
             text.backend.check()
     except BackendError as exc:
         raise CliError(str(exc)) from exc
+    (out / "work").mkdir(parents=True, exist_ok=True)
+    cache = CallCache(out / "work" / "calls.sqlite")
+    image_judge.cache = text.cache = cache
     return CurationJudge(text, image_judge)
 
 
