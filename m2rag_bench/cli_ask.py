@@ -67,6 +67,10 @@ def ask(question: str | None, model: str | None, backend: str, base_url: str | N
             settings[k] for k in ("judge", "text_judge", "judge_base_url", "judge_backend", "api_key_env"))
         source = {k: settings[k] for k in source}
         options = {"base_url": base_url, "api_key_env": api_key_env} if backend == "openai" else {}
+        if backend == "openai" and model is None and base_url:
+            from .models.openai_backend import only_served_model
+
+            model = only_served_model(base_url, api_key_env)
         client = make_client(backend, model, cache=False, **{k: v for k, v in options.items() if v is not None})
         client.backend.check()  # before anything is written: a wrong model leaves no half-made session behind
         if judge_base_url is None and judge_backend is None and backend == "openai" and base_url:

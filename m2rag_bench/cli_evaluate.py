@@ -23,8 +23,10 @@ def make_judges(judge: str | None, judge_base_url: str | None, text_judge: str |
     backend = judge_backend or ("openai" if judge_base_url or os.environ.get(api_key_env) else "embedded")
     if backend == "openai":
         judge = judge or (PAPER_JUDGE if not judge_base_url else None)
-        if judge is None:
-            raise CliError("--judge-base-url needs --judge MODEL (the model the server serves)")
+        if judge is None:  # a local server with one model needs no --judge
+            from .models.openai_backend import only_served_model
+
+            judge = only_served_model(judge_base_url, api_key_env)
         text_judge = text_judge or (PAPER_TEXT_JUDGE if not judge_base_url and judge == PAPER_JUDGE else judge)
         options = {"base_url": judge_base_url, "api_key_env": api_key_env}
         if concurrency:

@@ -107,6 +107,10 @@ def run(model: str | None, backend: str, base_url: str | None, api_key_env: str,
                                                  data_parallel_size=data_parallel_size, max_model_len=max_model_len,
                                                  batch_size=batch_size))
         options = {**_backend_options(backend, task.model_args), **cli_options}  # the command line wins
+        if backend == "openai" and model is None and options.get("base_url"):
+            from .models.openai_backend import only_served_model
+
+            model = only_served_model(options["base_url"], options.get("api_key_env", "OPENAI_API_KEY"))
         client = make_client(backend, model, cache=cache, **options)
         console.print(f"checking {backend} backend, model [bold]{client.model}[/] …", highlight=False)
         client.backend.check()

@@ -93,6 +93,22 @@ class OpenAIBackend(Backend):
     def check(self) -> None:
         _run(self._check())
 
+    def served_models(self) -> list[str]:
+        """The model ids the endpoint lists (empty when it does not list them)."""
+        return _run(self._served())
+
+    async def _served(self) -> list[str]:
+        import openai
+
+        async with self._client() as client:
+            try:
+                return [m.id async for m in client.models.list()]
+            except openai.APIConnectionError as exc:
+                raise BackendError(f"cannot reach the OpenAI-compatible endpoint {self.base_url}: "
+                                   f"{self._redact(str(exc.__cause__ or exc))} — is the server running?") from None
+            except openai.APIStatusError:
+                return []
+
     async def _check(self) -> None:
         import openai
 
@@ -214,3 +230,15 @@ def _run(coro):  # noqa: ANN001, ANN202
     if "error" in result:
         raise result["error"]
     return result["value"]
+
+
+def only_served_model(base_url: str, api_key_env: str = "OPENAI_API_KEY") -> str:
+    """The model a local server serves, when it serves exactly one (``vllm serve M``, llama.cpp): so ``--model``
+    can be left out. Otherwise a `BackendError` listing what it serves."""
+    served = OpenAIBackend("?", base_url, api_key_env=api_key_env).served_models()
+    if len(served) == 1:
+        return served[0]
+    if not served:
+        raise BackendError(f"{base_url} does not list its models; name one with --model / --judge")
+    raise BackendError(f"{base_url} serves {len(served)} models ({', '.join(sorted(served)[:10])}); "
+                       "choose one with --model / --judge")

@@ -170,8 +170,9 @@ def test_a_killed_curation_resumes_without_redoing_work(tmp_path: Path, curated,
 def test_stages_and_limit_run_part_of_the_pipeline_then_the_rest(tmp_path: Path) -> None:
     with FixtureWeb() as web, OpenAIStub(["judge"], judge_reply) as judge:
         out = tmp_path / "out"
-        part = run_cli(tmp_path, *_args(tmp_path, web, judge, out, "--stages", "queries,search,read", "--limit", "2"),
-                       env=SEARCH_ENV)
+        args = _args(tmp_path, web, judge, out, "--stages", "queries,search,read", "--limit", "2")
+        del args[args.index("--judge"):args.index("--judge") + 2]  # the server's only model is the judge
+        part = run_cli(tmp_path, *args, env=SEARCH_ENV)
         assert part.returncode == 0, part.stderr[-3000:]
         assert (out / "work" / "read.jsonl").exists() and not (out / "work" / "downloads.jsonl").exists()
         assert not (out / "release").exists() and not web.count("/img/")
