@@ -127,10 +127,12 @@ def _lines(path: Path) -> int:
     return len(path.read_text().splitlines()) if path.exists() else 0
 
 
-@pytest.mark.parametrize("stage,watch,at_least", [("read", "read.jsonl", 3), ("images", "downloads.jsonl", 6),
-                                                  ("score", None, 6)])
-def test_a_killed_curation_resumes_without_redoing_work(tmp_path: Path, curated, stage: str, watch: str | None,
+@pytest.mark.parametrize("stage,watch,at_least", [
+    ("queries", "You are choosing questions", 2), ("read", "read.jsonl", 3), ("images", "downloads.jsonl", 6),
+    ("score", "You are rating passages", 6), ("describe", "Describe the picture", 3)])
+def test_a_killed_curation_resumes_without_redoing_work(tmp_path: Path, curated, stage: str, watch: str,
                                                        at_least: int) -> None:  # noqa: ANN001
+    """Kill -9 while a stage is under way (a file of records growing, or judge calls of one kind answered)."""
     _, reference, _, _, (ref_web, ref_judge), _, ref_base = curated
     with FixtureWeb() as web, OpenAIStub(["judge"], judge_reply, delay=0.05) as judge:
         web.delay = 0.05
@@ -139,14 +141,12 @@ def test_a_killed_curation_resumes_without_redoing_work(tmp_path: Path, curated,
                                 env=cli_env(tmp_path, **SEARCH_ENV), cwd=tmp_path, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
         deadline = time.time() + 120
-        scored = 0
         while time.time() < deadline and proc.poll() is None:
-            if watch and _lines(out / "work" / watch) >= at_least:
-                break
-            if not watch:
-                scored = sum("You are rating passages" in json.dumps(r) for r in judge.requests)
-                if scored >= at_least:
+            if watch.endswith(".jsonl"):
+                if _lines(out / "work" / watch) >= at_least:
                     break
+            elif sum(watch in json.dumps(r) for r in judge.requests) >= at_least:
+                break
             time.sleep(0.01)
         assert proc.poll() is None, "the curation finished before it could be killed"
         proc.send_signal(signal.SIGKILL)
