@@ -54,7 +54,9 @@ class ModelStages:
             outcomes = judge.filter_queries([q.query for q in todo], bars("queries: filter", len(todo)))
             for q, out in zip(todo, outcomes):
                 verdict = out.value
-                record = {**q.to_dict(), "keep": bool(verdict and verdict.keep), "raw": out.raw,
+                # no verdict is not a rejection: the question is kept, marked unjudged, and listed in the report
+                record = {**q.to_dict(), "keep": verdict is None or verdict.keep, "unjudged": verdict is None,
+                          "raw": out.raw,
                           "attempts": out.attempts, "error": out.error, "verdict": asdict(verdict) if verdict else None}
                 if verdict and q.topic is None:
                     record["topic"] = verdict.topic
@@ -64,7 +66,12 @@ class ModelStages:
         if self.queries and not kept:
             self.console.print("[yellow]every question was filtered out (reasons in report.json after export); "
                                "--no-filter keeps them all[/]")
-        self._count("queries", total=len(self.queries), kept=len(kept), dropped=len(self.queries) - len(kept))
+        unjudged = sum(bool(records.get(q.query_id, {}).get("unjudged")) for q in self.queries)
+        if unjudged:
+            self.console.print(f"[yellow]{unjudged} question(s) got no usable verdict from the filter judge and were "
+                               "kept unjudged (see report.json)[/]")
+        self._count("queries", total=len(self.queries), kept=len(kept), dropped=len(self.queries) - len(kept),
+                    unjudged=unjudged)
 
 
     # -- 6. score ---------------------------------------------------------------------------------------------
@@ -140,7 +147,7 @@ def _verdict(out: Any) -> dict[str, Any]:
 
 def _drop_reason(verdict: Any, error: str | None) -> str | None:
     if verdict is None:
-        return f"filter: no verdict ({error})"
+        return f"filter: no verdict, kept unjudged ({error})"
     if not verdict.needs_references:
         return "filter: does not need rich references"
     if not verdict.images_help:

@@ -115,13 +115,16 @@ def _record(curator: Curator, q: Any, search: dict[str, Any], root: Path) -> dic
 
 
 def build_report(curator: Curator) -> dict[str, Any]:
-    """Every element left out, with the stage and the reason, plus counts of reasons per stage."""
+    """Every element left out, with the stage and the reason, counts of reasons per stage, and warnings."""
     store = curator.store
     dropped: list[dict[str, Any]] = []
+    warnings: list[dict[str, Any]] = []  # kept, but not as intended (e.g. a question the filter could not judge)
     for q in curator.queries:
         record = store.records("queries").get(q.query_id)
         if record is not None and not record.get("keep"):
             dropped.append({"stage": "queries", "query_id": q.query_id, "item": q.query, "reason": record.get("reason")})
+        elif record is not None and record.get("unjudged"):
+            warnings.append({"stage": "queries", "query_id": q.query_id, "item": q.query, "reason": record.get("reason")})
     for qid, error in curator.search_errors.items():
         dropped.append({"stage": "search", "query_id": qid, "item": None, "reason": error})
     for r in store.records("read").values():
@@ -154,7 +157,7 @@ def build_report(curator: Curator) -> dict[str, Any]:
     summary: dict[str, dict[str, int]] = {}
     for (stage, reason), n in sorted(reasons.items()):
         summary.setdefault(stage, {})[reason] = n
-    return {"dropped": dropped, "summary": summary}
+    return {"dropped": dropped, "summary": summary, "warnings": warnings}
 
 
 def _category(reason: str | None) -> str:

@@ -208,3 +208,19 @@ def test_a_refused_search_key_is_a_clear_error_without_the_key(tmp_path: Path) -
     assert proc.returncode == 1 and "every search failed" in proc.stderr and "Traceback" not in proc.stderr
     assert "wrong-secret-key" not in proc.stdout + proc.stderr
     assert missing.returncode == 1 and "GOOGLE_API_KEY" in missing.stderr and "GOOGLE_CSE_ID" in missing.stderr
+
+
+def test_a_judge_that_only_gives_scores_still_curates(tmp_path: Path) -> None:
+    """A generic judge answering every prompt with a score: questions are kept unjudged (not dropped), pieces and
+    images get its scores, descriptions its text."""
+    with FixtureWeb() as web, OpenAIStub(["judge"], lambda request: '{"reason": "fine", "score": 8}') as judge:
+        out = tmp_path / "out"
+        proc = run_cli(tmp_path, *_args(tmp_path, web, judge, out, "--limit", "1"), env=SEARCH_ENV)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "kept unjudged" in proc.stderr
+    report = json.loads((out / "report.json").read_text())
+    assert [w["query_id"] for w in report["warnings"]] == ["q1"]
+    [record] = _release(out)
+    assert record["topic"] is None
+    assert {s["score"] for p in record["webpages"] for s in p["cleaned_webpage_splits"] or []} == {8}
+    assert any(img["valid"] for p in record["webpages"] for img in p["images"])
