@@ -218,7 +218,9 @@ class JinaReader:
                  transport: httpx.AsyncBaseTransport | None = None) -> None:
         self.base_url, self.token_budget, self.timeout = base_url, token_budget, timeout
         self.retries, self.backoff, self.allow_loopback = retries, backoff, allow_loopback
-        self._api_key = api_key or os.environ.get(api_key_env) or None
+        # the authors' code read JINA_AI_API_KEY: honoured too when the default variable is not set
+        self._api_key = api_key or os.environ.get(api_key_env) or (
+            os.environ.get("JINA_AI_API_KEY") if api_key_env == "JINA_API_KEY" else None) or None
         self._trust_env, self._transport = trust_env, transport
         self._client: httpx.AsyncClient | None = None
 
