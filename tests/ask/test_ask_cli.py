@@ -159,3 +159,20 @@ def test_other_failing_pages_are_listed_too(tmp_path: Path, qid: str) -> None:
     html = (tmp_path / "s" / "answer.html").read_text()
     assert all(url in html for url in expected.failing)
     assert re.search(r"<img[^>]+src=\"data:image/", html), "images embedded by default"
+
+
+def test_multi_stage_answers_place_images(tmp_path: Path) -> None:
+    from tests.strategies.scripted_model import reply as strategy_reply
+
+    def reply(request: dict) -> str:
+        text = json.dumps(request)
+        curating = any(m in text for m in ("You are choosing questions", "You are rating", "Describe the picture"))
+        return judge_reply(request) if curating else strategy_reply(request)
+
+    with FixtureWeb() as web, OpenAIStub(["m"], reply) as srv:
+        proc = run_cli(tmp_path, "ask", QUESTION, "--strategy", "multi-stage", "--out", str(tmp_path / "s"),
+                       *_args(web, srv), env=SEARCH_ENV)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    response = json.loads((tmp_path / "s" / "run" / "responses.jsonl").read_text().splitlines()[-1])
+    assert response["strategy"] == "multi-stage" and response["output_images"]
+    assert len(re.findall(r"<img ", (tmp_path / "s" / "answer.html").read_text())) == len(response["output_images"])
