@@ -47,6 +47,7 @@ def ask(question: str | None, model: str | None, backend: str, base_url: str | N
         settings = {"strategy": strategy, "pages": pages, "model": model, "backend": backend, "base_url": base_url,
                     "judge": judge, "text_judge": text_judge, "judge_base_url": judge_base_url,
                     "judge_backend": judge_backend, "api_key_env": api_key_env, **source}
+        folder = resume or out
         if resume is not None:
             session = read_session(resume)
             if question and question != session["question"]:
@@ -94,6 +95,10 @@ def ask(question: str | None, model: str | None, backend: str, base_url: str | N
                 raise
     except (CurateError, BackendError, RunMismatch) as exc:  # AskError is a CurateError
         raise CliError(str(exc)) from exc
+    except KeyboardInterrupt:
+        console.print(f"\n[yellow]interrupted[/]: what finished is kept; continue with "
+                      f"m2rag-bench ask --resume {folder}", highlight=False, soft_wrap=True)
+        raise SystemExit(130) from None
     html_path = _present(folder, question, response, sample, skipped, image_mode)
     if client.identity().get("smoke_test"):
         console.print("[bold yellow]smoke test:[/] answered by the small offline model; use --backend/--model for a "

@@ -144,6 +144,10 @@ def curate(queries_file: Path, out: Path, stages: str | None, limit: int | None,
         counts = curator.run(chosen)
     except CurateError as exc:
         raise CliError(str(exc)) from exc
+    except KeyboardInterrupt:
+        console.print("\n[yellow]interrupted[/]: what finished is kept in the folder; run the same command again to "
+                      "resume", highlight=False)
+        raise SystemExit(130) from None
     report_path = out / "report.json"
     report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else None
     print_summary(counts, report)

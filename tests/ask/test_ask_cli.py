@@ -134,13 +134,14 @@ def test_an_interrupted_session_resumes_without_repeating_finished_calls(tmp_pat
         folder = tmp_path / "s"
         proc = subprocess.Popen([sys.executable, "-m", "m2rag_bench", "ask", QUESTION, "--out", str(folder),
                                  *_args(web, srv)], env=cli_env(tmp_path, **SEARCH_ENV), cwd=tmp_path,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         deadline = time.time() + 120
         while time.time() < deadline and proc.poll() is None and srv.count < 4:
             time.sleep(0.01)
         assert proc.poll() is None, "the session finished before it could be interrupted"
         proc.send_signal(signal.SIGINT)
-        proc.wait(30)
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 130 and f"ask --resume {folder}" in err.replace("\n", ""), err[-2000:]
         again = run_cli(tmp_path, "ask", "--resume", str(folder), *_args(web, srv), env=SEARCH_ENV)
         assert again.returncode == 0, again.stderr[-3000:]
         # calls in flight at the interruption may be asked again (at most --concurrency 4 of each kind)
