@@ -31,7 +31,8 @@ def judge_options(f):  # noqa: ANN001,ANN201 - a click decorator
 def source_options(f):  # noqa: ANN001,ANN201 - a click decorator
     """Search, reading and fetching options shared by ``curate`` and ``ask``."""
     for option in reversed([
-        click.option("--search", "search_name", default="google", show_default=True, help="Search provider."),
+        click.option("--search", "search_name", default="google", show_default=True,
+                     help="Search provider: google (Custom Search JSON API), or package.module:Class of your own."),
         click.option("--search-base-url", default=None, help="Search API endpoint (default: Google's)."),
         click.option("--search-key-env", default="GOOGLE_API_KEY", show_default=True),
         click.option("--search-engine-env", default="GOOGLE_CSE_ID", show_default=True),

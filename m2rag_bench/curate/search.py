@@ -14,6 +14,8 @@ request log lines.
 from __future__ import annotations
 
 import asyncio
+import importlib
+import inspect
 import logging
 import os
 import re
@@ -287,8 +289,23 @@ SEARCH_PROVIDERS: dict[str, type] = {"google": GoogleCSE}
 
 
 def make_search(name: str = "google", **options: Any) -> SearchProvider:
-    """Build the search provider called ``name`` with its constructor ``options``."""
+    """Build the search provider called ``name`` with its constructor ``options``.
+
+    ``name`` is a known provider (``SEARCH_PROVIDERS``) or ``package.module:Class`` for your own class that follows
+    `SearchProvider`; such a class gets only the options its constructor names.
+    """
+    if ":" in name:
+        module, _, attr = name.partition(":")
+        try:
+            cls = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as exc:
+            raise SearchError(f"cannot load search provider {name!r}: {exc}") from None
+        accepted = inspect.signature(cls).parameters
+        if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()):
+            options = {k: v for k, v in options.items() if k in accepted}
+        return cls(**options)
     cls = SEARCH_PROVIDERS.get(name.lower())
     if cls is None:
-        raise SearchError(f"unknown search provider {name!r}; known: {', '.join(sorted(SEARCH_PROVIDERS))}")
+        raise SearchError(f"unknown search provider {name!r}; known: {', '.join(sorted(SEARCH_PROVIDERS))}, "
+                          "or package.module:Class")
     return cls(**options)
