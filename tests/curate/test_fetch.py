@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import socket
 import struct
 import threading
 import time
@@ -131,28 +130,10 @@ def server() -> Iterator[str]:
 
 
 @pytest.fixture(autouse=True)
-def connects(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
-    """Record every outgoing connect; after the test, only 127.0.0.1 may appear."""
-    seen: list[Any] = []
-    real_connect, real_connect_ex, real_create = socket.socket.connect, socket.socket.connect_ex, socket.create_connection
-
-    def connect(self: socket.socket, address: Any) -> Any:
-        seen.append(address)
-        return real_connect(self, address)
-
-    def connect_ex(self: socket.socket, address: Any) -> Any:
-        seen.append(address)
-        return real_connect_ex(self, address)
-
-    def create_connection(address: Any, *args: Any, **kwargs: Any) -> Any:
-        seen.append(address)
-        return real_create(address, *args, **kwargs)
-
-    monkeypatch.setattr(socket.socket, "connect", connect)
-    monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
-    monkeypatch.setattr(socket, "create_connection", create_connection)
-    yield seen
-    assert all(isinstance(a, tuple) and a[0] == "127.0.0.1" for a in seen), seen
+def _only_loopback(connects: list[Any]) -> Iterator[None]:
+    """Every test here may connect to 127.0.0.1 only."""
+    yield
+    assert all(isinstance(a, tuple) and a[0] == "127.0.0.1" for a in connects), connects
 
 
 def _fetch(url: str, image: bool = False, **kwargs: Any) -> Any:
