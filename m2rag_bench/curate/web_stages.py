@@ -17,6 +17,8 @@ from .queries import QueryInput
 from .store import CurateError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from .pipeline import CurateOptions
     from .store import Store
 
@@ -27,6 +29,7 @@ class WebStages:
     store: Store
     options: CurateOptions
     search_errors: dict[str, str]
+    console: Console
     _similarity: Any
     _count: Callable[..., None]
     kept_queries: Callable[[], list[QueryInput]]
@@ -244,10 +247,17 @@ class WebStages:
                     dropped=len(outcomes) - sum(bool(o["ok"]) for o in outcomes))
 
     def similarity(self):  # noqa: ANN201 - ImageSimilarity | None
+        """The query–image similarity; with ``auto``, a CLIP model that will not load falls back to alt text."""
         if self._similarity is None and self.options.similarity != "none":
-            from .similarity import make_similarity
+            from .similarity import SimilarityUnavailable, make_similarity
 
-            self._similarity = make_similarity(self.options.similarity)
+            try:
+                self._similarity = make_similarity(self.options.similarity)
+            except SimilarityUnavailable as exc:
+                if self.options.similarity != "auto":
+                    raise CurateError(f"image similarity: {exc}") from None
+                self.console.print(f"[yellow]{exc}; using alt-text similarity instead[/]", highlight=False)
+                self._similarity = make_similarity("text")
         return self._similarity
 
     def kept_images(self, query_id: str) -> list[dict[str, Any]]:
