@@ -17,12 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from ..curate.pipeline import STAGES, CurateOptions, Curator
-from ..curate.queries import QueryInput
+from ..curate.queries import QueryInput, query_id_for
 from ..curate.store import CurateError, Store
 from ..runs.progress import StageBars
 from ..schema import Response, Sample
-
-QUERY_ID = "ask"
 
 
 class AskError(CurateError):
@@ -95,7 +93,9 @@ def skipped_items(store: Store) -> list[Skipped]:
 def curate_question(folder: Path, question: str, options: CurateOptions, judge: Any, bars: StageBars) -> Curator:
     """Run the curation stages for the one question (it is never filtered out: the user asked it)."""
     options.filter_queries = False
-    curator = Curator(Store(folder), [QueryInput(QUERY_ID, question)], options, judge, bars.progress.console)
+    # the id is the question's hash, as in a curation file: records of several sessions can be pooled into one release
+    query = QueryInput(query_id_for(question), question)
+    curator = Curator(Store(folder), [query], options, judge, bars.progress.console)
     curator.run(STAGES, bars)
     return curator
 
