@@ -6,6 +6,8 @@ import webbrowser
 from pathlib import Path
 
 import click
+from rich.console import Console
+from rich.markup import escape
 from click.core import ParameterSource
 
 from .cli import CliError, console, main
@@ -110,9 +112,10 @@ def ask(question: str | None, model: str | None, backend: str, base_url: str | N
 
 def _print_skipped(skipped: list) -> None:  # noqa: ANN001
     if skipped:
-        console.print(f"[yellow]skipped {len(skipped)}:[/]")
+        out = Console()
+        out.print(f"[yellow]skipped {len(skipped)}:[/]")
         for s in skipped:
-            console.print(f"  {s.what} {s.url}: {s.reason}", highlight=False, soft_wrap=True)
+            out.print(f"  {escape(s.what)} {escape(s.url)}: {escape(s.reason)}", highlight=False, soft_wrap=True)
 
 
 def _present(folder: Path, question: str, response, sample, skipped: list, image_mode: str) -> Path:  # noqa: ANN001
@@ -122,7 +125,8 @@ def _present(folder: Path, question: str, response, sample, skipped: list, image
     cited = cite_response(response, sample)
     (folder / "answer.md").write_text(cited.markdown + "\n", encoding="utf-8")
     rows = [(s.what, s.url, s.reason) for s in skipped]
-    terminal_answer(response, sample, cited.sources, console, markdown=cited.markdown, skipped=rows)
+    # the answer is the command's output: stdout (progress and messages stay on stderr)
+    terminal_answer(response, sample, cited.sources, Console(), markdown=cited.markdown, skipped=rows)
     html = answer_html(response, sample, cited.sources, images=image_mode, out_dir=folder, title=question,
                        skipped=rows, markdown=cited.markdown)
     path = folder / "answer.html"

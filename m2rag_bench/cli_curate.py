@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from rich.console import Console
 from rich.table import Table
 
 from .cli import CliError, console, main
@@ -88,13 +89,13 @@ def build_judge(out: Path, judge: str | None, text_judge: str | None, judge_base
     return CurationJudge(text, image_judge)
 
 
-def print_summary(counts: dict, report: dict | None) -> None:
+def print_summary(counts: dict, report: dict | None, out: Console) -> None:
     table = Table(title="curation")
     table.add_column("stage")
     table.add_column("counts")
     for stage, values in counts.items():
         table.add_row(stage, ", ".join(f"{k} {v}" for k, v in values.items()))
-    console.print(table)
+    out.print(table)
     if report and report.get("summary"):
         dropped = Table(title="left out (details in report.json)")
         dropped.add_column("stage")
@@ -103,7 +104,7 @@ def print_summary(counts: dict, report: dict | None) -> None:
         for stage, reasons in report["summary"].items():
             for reason, n in reasons.items():
                 dropped.add_row(stage, reason, str(n))
-        console.print(dropped)
+        out.print(dropped)
 
 
 @main.command("curate")
@@ -151,7 +152,7 @@ def curate(queries_file: Path, out: Path, stages: str | None, limit: int | None,
         raise SystemExit(130) from None
     report_path = out / "report.json"
     report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else None
-    print_summary(counts, report)
+    print_summary(counts, report, Console())  # the result on stdout; progress and messages on stderr
     if (out / "release" / "dev_set.jsonl").exists():
         console.print(f"next: m2rag-bench dataset build --release {out / 'release'} --out {out / 'dataset'}",
                       highlight=False, soft_wrap=True)
