@@ -52,6 +52,7 @@ class Outcome(Generic[T]):
     attempts: int
     error: str | None = None
     usage: dict[str, int] | None = None
+    failed: bool = False  # the call itself failed (server down, timeouts): try again later, do not record
 
 
 def ask(client: ModelClient, builds: Sequence[Callable[[int], Call]], parse: Callable[[str], tuple[T | None, str | None]],
@@ -66,7 +67,7 @@ def ask(client: ModelClient, builds: Sequence[Callable[[int], Call]], parse: Cal
         retry = []
         for i, completion in zip(pending, done):
             if not completion.ok:
-                results[i] = Outcome(None, completion.text, attempt + 1, completion.error)
+                results[i] = Outcome(None, completion.text, attempt + 1, completion.error, failed=True)
                 continue
             value, problem = parse(completion.text)
             results[i] = Outcome(value, completion.text, attempt + 1, problem, completion.usage.to_dict())

@@ -31,6 +31,7 @@ class ModelStages:
     options: CurateOptions
     queries: list[QueryInput]
     console: Console
+    failed_calls: dict[str, list[str]]
     _count: Callable[..., None]
     _needs_judge: Callable[[str], CurationJudge]
     searched: Callable[[], list[tuple[QueryInput, dict[str, Any]]]]
@@ -53,6 +54,9 @@ class ModelStages:
             judge = self._needs_judge("queries")
             outcomes = judge.filter_queries([q.query for q in todo], bars("queries: filter", len(todo)))
             for q, out in zip(todo, outcomes):
+                if out.failed:  # not judged because the call failed: asked again on the next run
+                    self._call_failed("queries", out.error)
+                    continue
                 verdict = out.value
                 # no verdict is not a rejection: the question is kept, marked unjudged, and listed in the report
                 record = {**q.to_dict(), "keep": verdict is None or verdict.keep, "unjudged": verdict is None,
@@ -70,9 +74,28 @@ class ModelStages:
         if unjudged:
             self.console.print(f"[yellow]{unjudged} question(s) got no usable verdict from the filter judge and were "
                                "kept unjudged (see report.json)[/]")
+        self._report_failed_calls("queries")
         self._count("queries", total=len(self.queries), kept=len(kept), dropped=len(self.queries) - len(kept),
                     unjudged=unjudged)
 
+
+    def _call_failed(self, stage: str, error: str | None) -> None:
+        self.failed_calls.setdefault(stage, []).append(error or "unknown error")
+
+    def _any_failed(self, stage: str, outcomes: list[Any]) -> bool:
+        """Whether some of a question's calls failed: then nothing of it is recorded, and the next run retries
+        those calls (the ones that worked are in the call cache)."""
+        failed = [o for o in outcomes if o.failed]
+        for o in failed:
+            self._call_failed(stage, o.error)
+        return bool(failed)
+
+    def _report_failed_calls(self, stage: str) -> None:
+        errors = self.failed_calls.get(stage)
+        if errors:
+            self.console.print(f"[yellow]{stage}: {len(errors)} model call(s) failed, e.g. {errors[0]}; their "
+                               "questions are not recorded: run the same command again to retry them[/]",
+                               highlight=False)
 
     # -- 6. score ---------------------------------------------------------------------------------------------
     def stage_score(self, bars: StageBars) -> None:
@@ -98,10 +121,15 @@ class ModelStages:
             piece_out = judge.score_pieces([(qq, text) for _, _, qq, text in pieces], bars("score pieces", len(pieces)))
             image_out = judge.score_images([it for _, _, it in images], bars("score images", len(images)))
             for q in chunk:
+                mine = [o for (qid, *_), o in zip(pieces, piece_out) if qid == q.query_id] + \
+                    [o for (qid, *_), o in zip(images, image_out) if qid == q.query_id]
+                if self._any_failed("score", mine):
+                    continue
                 self.store.append("scores", q.query_id, {
                     "query_id": q.query_id,
                     "pieces": {key: _verdict(out) for (qid, key, _, _), out in zip(pieces, piece_out) if qid == q.query_id},
                     "images": {key: _verdict(out) for (qid, key, _), out in zip(images, image_out) if qid == q.query_id}})
+        self._report_failed_calls("score")
         records = list(self.store.records("scores").values())
         scored = [v for r in records for part in ("pieces", "images") for v in r[part].values()]
         self._count("score", elements=len(scored), unjudged=sum(v["score"] is None for v in scored))
@@ -132,10 +160,13 @@ class ModelStages:
                     items.append((q.query_id, o["key"], item))
             outs = judge.describe_images([it for _, _, it in items], bars("describe images", len(items)))
             for q in chunk:
+                if self._any_failed("describe", [o for (qid, *_), o in zip(items, outs) if qid == q.query_id]):
+                    continue
                 self.store.append("descriptions", q.query_id, {
                     "query_id": q.query_id,
                     "images": {key: {"caption": out.value, "raw": out.raw, "attempts": out.attempts, "error": out.error}
                                for (qid, key, _), out in zip(items, outs) if qid == q.query_id}})
+        self._report_failed_calls("describe")
         records = list(self.store.records("descriptions").values())
         captions = [v for r in records for v in r["images"].values()]
         self._count("describe", images=len(captions), described=sum(v["caption"] is not None for v in captions))

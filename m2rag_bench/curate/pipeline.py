@@ -80,6 +80,7 @@ class Curator(WebStages, ModelStages):
         self.store, self.queries, self.options, self.judge = store, queries, options, judge
         self.console = console or Console(stderr=True)
         self.search_errors: dict[str, str] = {}
+        self.failed_calls: dict[str, list[str]] = {}
         self._similarity = None
         self.counts: dict[str, dict[str, int]] = {}
 

@@ -224,3 +224,29 @@ def test_a_judge_that_only_gives_scores_still_curates(tmp_path: Path) -> None:
     assert record["topic"] is None
     assert {s["score"] for p in record["webpages"] for s in p["cleaned_webpage_splits"] or []} == {8}
     assert any(img["valid"] for p in record["webpages"] for img in p["images"])
+
+
+def test_failed_judge_calls_are_retried_on_the_next_run(tmp_path: Path) -> None:
+    """A judge that fails the image prompts (HTTP 400, not retried): nothing of those questions' scores is recorded;
+    the next run, with the judge healthy, sends only the calls that failed."""
+    broken = {"on": True}
+
+    def reply(request: dict) -> str | dict:
+        if broken["on"] and "You are rating pictures" in json.dumps(request):
+            return {"status": 400, "body": {"error": {"message": "image input is not supported", "type": "invalid"}}}
+        return judge_reply(request)
+
+    with FixtureWeb() as web, OpenAIStub(["judge"], reply) as judge:
+        out = tmp_path / "out"
+        first = run_cli(tmp_path, *_args(tmp_path, web, judge, out, "--limit", "1"), env=SEARCH_ENV)
+        assert first.returncode == 0, first.stderr[-3000:]
+        assert "model call(s) failed" in first.stderr and "run the same command again" in first.stderr
+        assert not (out / "work" / "scores.jsonl").exists() or "q1" not in (out / "work" / "scores.jsonl").read_text()
+        sent = judge.count
+        broken["on"] = False
+        second = run_cli(tmp_path, *_args(tmp_path, web, judge, out, "--limit", "1"), env=SEARCH_ENV)
+        assert second.returncode == 0, second.stderr[-3000:]
+        resent = [json.dumps(r) for r in judge.requests[sent:]]
+    assert resent and all("You are rating pictures" in r or "Describe the picture" in r for r in resent)
+    [record] = _release(out)
+    assert any(img["valid"] for p in record["webpages"] for img in p["images"])
