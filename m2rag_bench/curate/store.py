@@ -17,6 +17,7 @@ Layout of ``OUT/``::
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import time
@@ -43,6 +44,7 @@ class Store:
         self._handles: dict[str, Any] = {}
         self._cache: dict[str, dict[str, dict[str, Any]]] = {}
         self.truncated: dict[str, int] = {}
+        self._lock_handle: Any = None
 
     # -- manifest ---------------------------------------------------------------------------------------------
     @property
@@ -64,6 +66,7 @@ class Store:
         judge, is the same curation (the judge is added to the manifest); a different judge or setting is refused.
         """
         self.work.mkdir(parents=True, exist_ok=True)
+        self._lock()
         manifest = self.manifest()
         if manifest:
             old = manifest.get("config", {})
@@ -160,6 +163,22 @@ class Store:
         for handle in self._handles.values():
             handle.close()
         self._handles.clear()
+        if self._lock_handle is not None:
+            self._lock_handle.close()  # releases the lock
+            self._lock_handle = None
+
+    def _lock(self) -> None:
+        """One process at a time per folder: two writers would interleave their records."""
+        if self._lock_handle is not None:
+            return
+        handle = open(self.work / ".lock", "a+")
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise CurateError(f"{self.root} is in use by another m2rag-bench process; wait for it to finish "
+                              "(or stop it) and run the command again") from None
+        self._lock_handle = handle
 
     # -- files ------------------------------------------------------------------------------------------------
     def put_file(self, data: bytes, ext: str) -> str:

@@ -113,3 +113,24 @@ def test_store_accepts_settings_added_by_a_later_run(tmp_path: Path) -> None:
     assert manifest["config"]["judges"] == {"text": "openai:m"}
     with pytest.raises(CurateError, match="judges"):
         Store(tmp_path / "out").open({"pages": 10, "judges": {"text": "openai:other"}})
+
+
+def test_one_process_at_a_time_per_folder(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    Store(tmp_path / "out").open({})  # creates the folder
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; sys.path.insert(0, %r); from m2rag_bench.curate.store import Store; "
+        "s = Store(%r); s.open({}); print('locked', flush=True); time.sleep(30)") % (str(Path.cwd()), str(tmp_path / "out"))],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(CurateError, match="in use by another m2rag-bench process"):
+            Store(tmp_path / "out").open({})
+    finally:
+        holder.kill()
+        holder.wait()
+    again = Store(tmp_path / "out")
+    again.open({})  # free once the other process is gone
+    again.close()
