@@ -10,7 +10,7 @@ from rich.table import Table
 
 from .cli import CliError, console, main
 
-STAGE_HELP = "queries,search,read,clean,images,score,describe,export"
+STAGE_HELP = "queries, search, read, clean, images, score, describe, export"
 
 
 def judge_options(f):  # noqa: ANN001,ANN201 - a click decorator
@@ -35,8 +35,10 @@ def source_options(f):  # noqa: ANN001,ANN201 - a click decorator
         click.option("--search", "search_name", default="google", show_default=True,
                      help="Search provider: google (Custom Search JSON API), or package.module:Class of your own."),
         click.option("--search-base-url", default=None, help="Search API endpoint (default: Google's)."),
-        click.option("--search-key-env", default="GOOGLE_API_KEY", show_default=True),
-        click.option("--search-engine-env", default="GOOGLE_CSE_ID", show_default=True),
+        click.option("--search-key-env", default="GOOGLE_API_KEY", show_default=True,
+                     help="Environment variable holding the search API key."),
+        click.option("--search-engine-env", default="GOOGLE_CSE_ID", show_default=True,
+                     help="Environment variable holding the search engine id (cx)."),
         click.option("--reader", type=click.Choice(["direct", "jina"]), default="direct", show_default=True,
                      help="Read pages directly (HTML → markdown here) or through the Jina Reader API."),
         click.option("--jina-base-url", default=None, help="Jina Reader endpoint (default https://r.jina.ai/)."),
