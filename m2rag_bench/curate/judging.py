@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 from ..judges.parsing import context_tokens, parse_verdict
 from ..models.base import Call, GenerationParams, Progress
 from ..models.client import ModelClient
-from ..models.messages import ImagePart, Message, TextPart
+from ..models.messages import ImagePart
 from ..strategies.templates import Templates, thumbnail
 from ..topics import OTHER_TOPIC, TOPICS
 
@@ -36,7 +36,6 @@ FILTER_SCHEMA = {"type": "object", "additionalProperties": False,
                  "properties": {"reason": {"type": "string"}, "needs_references": {"type": "integer"},
                                 "images_help": {"type": "integer"},
                                 "topics": {"type": "array", "items": {"type": "integer"}}}}
-_IMAGE = "\x00image\x00"
 _JSON = re.compile(r"\{[^{}]*\}", re.S)
 _MARKER = re.compile(r"<IMAGE_PLACEHOLDER>\[(\d+)\]")
 
@@ -181,41 +180,32 @@ class CurationJudge:
             params = replace(params, max_tokens=min(params.max_tokens, 96))
         return params
 
-    def _call(self, client: ModelClient, name: str, attempt: int, params: GenerationParams,
-              image: ImagePart | None = None, **context: Any) -> Call:
-        text = PROMPTS.render(name, image=_IMAGE, **context)
-        before, sep, after = text.partition(_IMAGE)
-        parts = [TextPart(before), image, TextPart(after)] if sep and image is not None else [TextPart(before + after)]
-        parts = [p for p in parts if not (isinstance(p, TextPart) and not p.text)]
-        template = PROMPTS.template_id(name) + (f"#retry{attempt}" if attempt else "")
-        return Call((Message("user", tuple(parts)),), params, template)
-
     def filter_queries(self, queries: Sequence[str], progress: Progress | None = None) -> list[Outcome[QueryVerdict]]:
         params = self._params(self.text, JUDGE_PARAMS, FILTER_SCHEMA)
-        builds = [lambda a, q=q: self._call(self.text, "query_filter", a, params, query=q, topics=TOPICS) for q in queries]
+        builds = [lambda a, q=q: PROMPTS.call("query_filter", params, attempt=a, query=q, topics=TOPICS) for q in queries]
         return ask(self.text, builds, parse_query_verdict, self.max_attempts, progress)
 
     def score_pieces(self, items: Sequence[tuple[str, str]], progress: Progress | None = None) -> list[Outcome[int]]:
         """``items`` are ``(query, passage)``."""
         params = self._params(self.text, JUDGE_PARAMS, SCORE_SCHEMA)
-        builds = [lambda a, q=q, p=p: self._call(self.text, "piece_score", a, params, query=q, passage=p)
+        builds = [lambda a, q=q, p=p: PROMPTS.call("piece_score", params, attempt=a, query=q, passage=p)
                   for q, p in items]
         return ask(self.text, builds, parse_score, self.max_attempts, progress)
 
     def score_images(self, items: Sequence[dict[str, Any]], progress: Progress | None = None) -> list[Outcome[int]]:
         """``items`` are dicts with ``query``, ``data`` (image bytes), ``alt`` and ``context``."""
         params = self._params(self.image, JUDGE_PARAMS, SCORE_SCHEMA)
-        builds = [lambda a, it=it: self._call(self.image, "image_score", a, params, self._part(it["data"]),
-                                              query=it["query"], alt=it.get("alt", ""), context=it.get("context", ""),
-                                              mode=self.image_mode) for it in items]
+        builds = [lambda a, it=it: PROMPTS.call("image_score", params, attempt=a, image=self._part(it["data"]),
+                                        query=it["query"], alt=it.get("alt", ""), context=it.get("context", ""),
+                                        mode=self.image_mode) for it in items]
         return ask(self.image, builds, parse_score, self.max_attempts, progress)
 
     def describe_images(self, items: Sequence[dict[str, Any]], progress: Progress | None = None) -> list[Outcome[str]]:
         """``items`` are dicts with ``data``, ``alt`` and either ``above``/``below`` (page images) or ``query`` (aux)."""
         params = self._params(self.image, DESCRIBE_PARAMS, None)
-        builds = [lambda a, it=it: self._call(self.image, "image_describe", a, params, self._part(it["data"]),
-                                              above=it.get("above", ""), below=it.get("below", ""),
-                                              query=it.get("query", ""), alt=it.get("alt", ""), mode=self.image_mode)
+        builds = [lambda a, it=it: PROMPTS.call("image_describe", params, attempt=a, image=self._part(it["data"]),
+                                        above=it.get("above", ""), below=it.get("below", ""),
+                                        query=it.get("query", ""), alt=it.get("alt", ""), mode=self.image_mode)
                   for it in items]
         return ask(self.image, builds, parse_description, self.max_attempts, progress)
 

@@ -14,14 +14,13 @@ from dataclasses import dataclass, replace
 
 from ..models.base import Call, GenerationParams, Progress
 from ..models.client import ModelClient
-from ..models.messages import ImagePart, Message, TextPart
+from ..models.messages import ImagePart
 from ..schema import PLACEHOLDER, ImageRef, Judgment, Response, Sample
 from ..strategies.templates import Templates, thumbnail
 from .metrics import IMAGE_METRICS
 from .parsing import context_tokens, parse_verdict
 
 RUBRICS = Templates("m2rag_bench.judges", "rubrics")
-_IMAGE = "\x00JUDGE_IMAGE\x00"
 JUDGE_PARAMS = GenerationParams(temperature=0.0, max_tokens=256, seed=1234)
 VERDICT_SCHEMA = {"type": "object", "properties": {"reason": {"type": "string"}, "score": {"type": "integer"}},
                   "required": ["reason", "score"], "additionalProperties": False}
@@ -71,12 +70,7 @@ class RubricJudge:
         return RUBRICS.template_id(metric) + f"+context{self.context_budget}+{self.image_mode}"
 
     def _call(self, metric: str, attempt: int, image: ImagePart | None = None, **context: object) -> Call:
-        text = RUBRICS.render(metric, image=_IMAGE, mode=self.image_mode, **context)
-        before, sep, after = text.partition(_IMAGE)
-        parts = [TextPart(before), image, TextPart(after)] if sep and image is not None else [TextPart(before + after)]
-        parts = [p for p in parts if not (isinstance(p, TextPart) and not p.text)]
-        template = RUBRICS.template_id(metric) + (f"#retry{attempt}" if attempt else "")
-        return Call((Message("user", tuple(parts)),), self.params, template)
+        return RUBRICS.call(metric, self.params, attempt=attempt, image=image, mode=self.image_mode, **context)
 
     def items(self, response: Response, sample: Sample, metrics: list[str]) -> list[Item]:
         """What to judge for one (successful) response."""

@@ -16,9 +16,11 @@ from importlib import resources
 import jinja2
 from PIL import Image
 
+from ..models.base import Call, GenerationParams
 from ..models.messages import ImagePart, Message, Part, TextPart
 from .selection import IMAGE_SLOT, Candidate
 
+_IMAGE_SLOT = "\x00image\x00"  # where a template's single image goes (split out of the rendered text)
 _HEADER = re.compile(r"^\{#-?\s*(?P<name>[\w.-]+)\s+v(?P<version>\d+)\s*:")
 _SLOT = re.compile(IMAGE_SLOT.replace("{}", r"(\d+)").replace("\x00", "\\x00"))
 
@@ -46,6 +48,17 @@ class Templates:
 
     def render(self, name: str, **context) -> str:  # noqa: ANN003 - template variables
         return self.environment.get_template(f"{name}.jinja").render(**context).strip() + "\n"
+
+    def call(self, name: str, params: GenerationParams, *, attempt: int = 0, image: ImagePart | None = None,
+             **context) -> Call:  # noqa: ANN003 - template variables
+        """A one-message call from template ``name``: where the template writes ``{{ image }}`` the image part goes
+        (nothing without one). A re-ask (``attempt`` > 0) is recorded as ``name@vN#retryN``, so it is a new call."""
+        text = self.render(name, image=_IMAGE_SLOT, **context)
+        before, sep, after = text.partition(_IMAGE_SLOT)
+        parts = [TextPart(before), image, TextPart(after)] if sep and image is not None else [TextPart(before + after)]
+        parts = [p for p in parts if not (isinstance(p, TextPart) and not p.text)]
+        template = self.template_id(name) + (f"#retry{attempt}" if attempt else "")
+        return Call((Message("user", tuple(parts)),), params, template)
 
 
 PROMPTS = Templates("m2rag_bench.strategies", "prompts")
