@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from ..judges.parsing import context_tokens, parse_verdict
-from ..models.base import Call, GenerationParams, Progress
+from ..judges.reask import Outcome, ask
+from ..models.base import GenerationParams, Progress
 from ..models.client import ModelClient
 from ..models.messages import ImagePart
 from ..strategies.templates import Templates, thumbnail
@@ -38,43 +39,6 @@ FILTER_SCHEMA = {"type": "object", "additionalProperties": False,
                                 "topics": {"type": "array", "items": {"type": "integer"}}}}
 _JSON = re.compile(r"\{[^{}]*\}", re.S)
 _MARKER = re.compile(r"<IMAGE_PLACEHOLDER>\[(\d+)\]")
-
-T = TypeVar("T")
-
-
-@dataclass
-class Outcome(Generic[T]):
-    """A parsed verdict (``value``) or why there is none (``error``), with the raw reply and the attempts used."""
-
-    value: T | None
-    raw: str
-    attempts: int
-    error: str | None = None
-    usage: dict[str, int] | None = None
-    failed: bool = False  # the call itself failed (server down, timeouts): try again later, do not record
-
-
-def ask(client: ModelClient, builds: Sequence[Callable[[int], Call]], parse: Callable[[str], tuple[T | None, str | None]],
-        max_attempts: int = 3, progress: Progress | None = None) -> list[Outcome[T]]:
-    """Run ``builds[i](attempt)`` for every item, re-asking items whose reply ``parse`` rejects."""
-    results: dict[int, Outcome[T]] = {}
-    pending = list(range(len(builds)))
-    for attempt in range(max_attempts):
-        if not pending:
-            break
-        done = client.complete([builds[i](attempt) for i in pending], progress if attempt == 0 else None)
-        retry = []
-        for i, completion in zip(pending, done):
-            if not completion.ok:
-                results[i] = Outcome(None, completion.text, attempt + 1, completion.error, failed=True)
-                continue
-            value, problem = parse(completion.text)
-            results[i] = Outcome(value, completion.text, attempt + 1, problem, completion.usage.to_dict())
-            if problem:
-                retry.append(i)
-        pending = retry
-    return [results[i] for i in range(len(builds))]
-
 
 def parse_score(text: str) -> tuple[int | None, str | None]:
     """An integer 0–10 from a JSON verdict or a final ``score: N`` line."""

@@ -18,7 +18,8 @@ from ..models.messages import ImagePart
 from ..schema import PLACEHOLDER, ImageRef, Judgment, Response, Sample
 from ..strategies.templates import Templates, thumbnail
 from .metrics import IMAGE_METRICS
-from .parsing import context_tokens, parse_verdict
+from .parsing import Verdict, context_tokens, parse_verdict
+from .reask import ask
 
 RUBRICS = Templates("m2rag_bench.judges", "rubrics")
 JUDGE_PARAMS = GenerationParams(temperature=0.0, max_tokens=256, seed=1234)
@@ -104,31 +105,18 @@ class RubricJudge:
 
     def judge(self, items: list[Item], progress: Progress | None = None) -> list[Judgment]:
         """Verdicts for all items; malformed replies are asked again up to ``max_attempts`` times."""
-        results: dict[int, Judgment] = {}
-        pending = list(range(len(items)))
-        usage: dict[int, dict[str, int]] = {i: {"prompt_tokens": 0, "completion_tokens": 0} for i in pending}
-        for attempt in range(self.max_attempts):
-            if not pending:
-                break
-            done = self.client.complete([items[i].build(attempt) for i in pending], progress if attempt == 0 else None)
-            retry = []
-            for i, completion in zip(pending, done):
-                usage[i]["prompt_tokens"] += completion.usage.prompt_tokens
-                usage[i]["completion_tokens"] += completion.usage.completion_tokens
-                verdict = parse_verdict(completion.text, self.compat) if completion.ok else None
-                problem = completion.error if not completion.ok else verdict.problem
-                item = items[i]
-                results[i] = Judgment(
-                    query_id=item.query_id, metric=item.metric, image_index=item.image_index,
-                    score=verdict.score / 10 if verdict and verdict.score is not None else None,
-                    raw_score=verdict.score if verdict else None, reason=verdict.reason if verdict else None,
-                    raw=completion.text, attempts=attempt + 1, judge_model=self.client.model,
-                    template_version=self.template_version(item.metric), input_key=item.input_key, topic=item.topic,
-                    protocol=self.protocol, smoke_test=self.smoke_test, usage=dict(usage[i]), error=problem)
-                if problem and completion.ok:
-                    retry.append(i)
-            pending = retry
-        return [results[i] for i in range(len(items))]
+        outcomes = ask(self.client, [item.build for item in items], self._parse, self.max_attempts, progress)
+        return [Judgment(
+            query_id=item.query_id, metric=item.metric, image_index=item.image_index,
+            score=out.value.score / 10 if out.value else None, raw_score=out.value.score if out.value else None,
+            reason=out.value.reason if out.value else None, raw=out.raw, attempts=out.attempts,
+            judge_model=self.client.model, template_version=self.template_version(item.metric),
+            input_key=item.input_key, topic=item.topic, protocol=self.protocol, smoke_test=self.smoke_test,
+            usage=out.usage, error=out.error) for item, out in zip(items, outcomes)]
+
+    def _parse(self, text: str) -> tuple[Verdict | None, str | None]:
+        verdict = parse_verdict(text, self.compat)
+        return (verdict if verdict.score is not None else None), verdict.problem
 
 
 def _key(*parts: str) -> str:
