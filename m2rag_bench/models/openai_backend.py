@@ -93,6 +93,12 @@ class OpenAIBackend(Backend):
     def check(self) -> None:
         _run(self._check())
 
+    async def _check(self) -> None:
+        served = await self._served()
+        if served and self.model not in served:
+            raise ModelNotFound(f"model {self.model!r} is not served at {self.base_url}; it serves: "
+                                f"{', '.join(sorted(served)[:20])}")
+
     def served_models(self) -> list[str]:
         """The model ids the endpoint lists (empty when it does not list them)."""
         return _run(self._served())
@@ -106,25 +112,10 @@ class OpenAIBackend(Backend):
             except openai.APIConnectionError as exc:
                 raise BackendError(f"cannot reach the OpenAI-compatible endpoint {self.base_url}: "
                                    f"{self._redact(str(exc.__cause__ or exc))} — is the server running?") from None
-            except openai.APIStatusError:
-                return []
-
-    async def _check(self) -> None:
-        import openai
-
-        async with self._client() as client:
-            try:
-                served = [m.id async for m in client.models.list()]
-            except openai.APIConnectionError as exc:
-                raise BackendError(f"cannot reach the OpenAI-compatible endpoint {self.base_url}: "
-                                   f"{self._redact(str(exc.__cause__ or exc))} — is the server running?") from None
             except openai.AuthenticationError:
                 raise BackendError(f"the endpoint {self.base_url} refused the API key (HTTP 401)") from None
             except openai.APIStatusError:
-                return  # some servers do not list models; the first call will tell
-        if served and self.model not in served:
-            raise ModelNotFound(f"model {self.model!r} is not served at {self.base_url}; it serves: "
-                                f"{', '.join(sorted(served)[:20])}")
+                return []  # some servers do not list models; the first call will tell
 
     # -- generation --------------------------------------------------------------------------------------------
 
