@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .store import _atomic_write
+from ..files import atomic_write
 
 if TYPE_CHECKING:
     from .pipeline import Curator
@@ -45,7 +45,7 @@ def export_release(curator: Curator, out: Path) -> dict[str, int]:
             shutil.rmtree(out)
         tmp.rename(out)
     report = build_report(curator)
-    _atomic_write(store.root / "report.json", json.dumps(report, indent=2, ensure_ascii=False).encode("utf-8"))
+    atomic_write(store.root / "report.json", json.dumps(report, indent=2, ensure_ascii=False).encode("utf-8"))
     valid = 0
     for line in lines:
         obj = json.loads(line)

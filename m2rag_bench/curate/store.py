@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import fcntl
 import json
-import os
 import time
 from collections.abc import Iterator
 from hashlib import sha256
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
+from ..files import atomic_write
 
 MANIFEST_VERSION = 1
 
@@ -91,7 +91,7 @@ class Store:
         self.write_manifest(manifest)
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
-        _atomic_write(self.manifest_path, json.dumps(manifest, indent=2, ensure_ascii=False).encode("utf-8"))
+        atomic_write(self.manifest_path, json.dumps(manifest, indent=2, ensure_ascii=False).encode("utf-8"))
 
     def update_stage(self, stage: str, **fields: Any) -> None:
         manifest = self.manifest()
@@ -135,7 +135,7 @@ class Store:
 
     @staticmethod
     def _repair(path: Path, good: list[str]) -> None:
-        _atomic_write(path, "".join(good).encode("utf-8"))
+        atomic_write(path, "".join(good).encode("utf-8"))
 
     def append(self, stage: str, key: str, record: dict[str, Any]) -> dict[str, Any]:
         """Record one finished unit (written and flushed at once)."""
@@ -156,7 +156,7 @@ class Store:
             return
         self.close()
         kept = [r for r in self._read(stage) if r["key"] not in keys]
-        _atomic_write(self.path(stage), "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in kept).encode("utf-8"))
+        atomic_write(self.path(stage), "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in kept).encode("utf-8"))
         self._cache.pop(stage, None)
 
     def close(self) -> None:
@@ -188,7 +188,7 @@ class Store:
         path = self.work / rel
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
-            _atomic_write(path, data)
+            atomic_write(path, data)
         return rel
 
     def get_file(self, rel: str) -> bytes:
@@ -196,16 +196,6 @@ class Store:
 
     def has_file(self, rel: str | None) -> bool:
         return bool(rel) and (self.work / rel).is_file()  # type: ignore[operator]
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
 
 
 def _now() -> str:

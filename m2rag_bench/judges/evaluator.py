@@ -10,7 +10,6 @@ Every judge call goes through the call layer, so evaluating unchanged responses 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -20,6 +19,7 @@ from typing import Any
 from .._version import __version__
 from ..data.features import iter_samples
 from ..data.loading import load_benchmark
+from ..files import atomic_write
 from ..models.base import Call, Progress
 from ..models.client import ModelClient
 from ..models.meter import cost_usd
@@ -168,12 +168,7 @@ class Evaluation:
     def _write(self, judgments: list[Judgment], stopped: str | None) -> dict[str, Any]:
         from .aggregate import aggregate
 
-        path = self.run_dir.path / "judgments.jsonl"
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8") as handle:
-            for j in judgments:
-                handle.write(j.model_dump_json() + "\n")
-        os.replace(tmp, path)
+        atomic_write(self.run_dir.path / "judgments.jsonl", "".join(j.model_dump_json() + "\n" for j in judgments))
         scores = aggregate(judgments, self.responses, protocol=self.protocol, bootstrap=self.bootstrap)
         scores.update({
             "run": str(self.run_dir.path), "model": self.config.get("model"), "task": self.config.get("identity", {})
