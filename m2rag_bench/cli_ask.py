@@ -7,7 +7,6 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.markup import escape
 from click.core import ParameterSource
 
 from .cli import CliError, console, main
@@ -37,6 +36,7 @@ def ask(question: str | None, model: str | None, backend: str, base_url: str | N
         text_judge: str | None, judge_base_url: str | None, judge_backend: str | None, api_key_env: str,
         **source) -> None:  # noqa: ANN003
     """Answer QUESTION from live web pages with images in place; writes answer.md and answer.html."""
+    from .ask.page import terminal_skipped
     from .ask.session import AskError, answer, curate_question, default_folder, read_session, skipped_items, start_session
     from .curate.store import CurateError, Store
     from .models import BackendError, make_client
@@ -93,7 +93,7 @@ def ask(question: str | None, model: str | None, backend: str, base_url: str | N
                 response, sample = answer(folder, question, strategy, client, bars)
             except AskError:
                 bars.progress.stop()
-                _print_skipped(skipped)
+                terminal_skipped([(s.what, s.url, s.reason) for s in skipped], Console())
                 raise
     except (CurateError, BackendError, RunMismatch) as exc:  # AskError is a CurateError
         raise CliError(str(exc)) from exc
@@ -108,14 +108,6 @@ def ask(question: str | None, model: str | None, backend: str, base_url: str | N
     console.print(f"answer: {folder / 'answer.md'}  page: {html_path}", highlight=False, soft_wrap=True)
     if open_page:
         webbrowser.open(html_path.resolve().as_uri())
-
-
-def _print_skipped(skipped: list) -> None:  # noqa: ANN001
-    if skipped:
-        out = Console()
-        out.print(f"[yellow]skipped {len(skipped)}:[/]")
-        for s in skipped:
-            out.print(f"  {escape(s.what)} {escape(s.url)}: {escape(s.reason)}", highlight=False, soft_wrap=True)
 
 
 def _present(folder: Path, question: str, response, sample, skipped: list, image_mode: str) -> Path:  # noqa: ANN001

@@ -240,6 +240,11 @@ def terminal_answer(response: Response, sample: Sample, sources: Sequence[Source
             if url and url != title:
                 line.append(f"\n    {_clean(url)}", style="dim")
             console.print(line)
+    terminal_skipped(skipped, console)
+
+
+def terminal_skipped(skipped: Sequence[Skipped], console: Console) -> None:
+    """Print what was skipped and why (nothing when nothing was)."""
     if skipped:
         console.print()
         console.print(Text("Skipped", style="bold"))

@@ -109,13 +109,10 @@ class ModelStages:
                 pages = self.cleaned(q.query_id)
                 pieces += [(q.query_id, f"{p['webpage_id']}/{s['split_id']}", q.query, s["text"]) for p in pages
                            for s in p["pieces"]]
-                texts = {p["webpage_id"]: [s["text"] for s in p["pieces"]] for p in pages}
+                texts = _page_texts(pages)
                 for o in self.kept_images(q.query_id):
-                    context = ""
-                    if not o["key"].startswith("aux-"):
-                        wid, number = (int(x) for x in o["key"].split("/"))
-                        above, below = page_context(texts.get(wid, []), number, 64)
-                        context = f"{above} [picture] {below}".strip()
+                    around = _around(texts, o["key"], 64)
+                    context = f"{around[0]} [picture] {around[1]}".strip() if around else ""
                     images.append((q.query_id, o["key"], {"query": q.query, "data": self.store.get_file(o["file"]),
                                                           "alt": o.get("alt") or "", "context": context}))
             piece_out = judge.score_pieces([(qq, text) for _, _, qq, text in pieces], bars("score pieces", len(pieces)))
@@ -144,19 +141,18 @@ class ModelStages:
             judge = judge or self._needs_judge("describe")
             items = []
             for q in chunk:
-                texts = {p["webpage_id"]: [s["text"] for s in p["pieces"]] for p in self.cleaned(q.query_id)}
+                texts = _page_texts(self.cleaned(q.query_id))
                 image_scores = scores[q.query_id]["images"]
                 for o in self.kept_images(q.query_id):
                     score = image_scores.get(o["key"], {}).get("score")
                     if score is None or score < self.options.min_describe_score:
                         continue
                     item = {"data": self.store.get_file(o["file"]), "alt": o.get("alt") or ""}
-                    if o["key"].startswith("aux-"):
-                        item["query"] = q.query
+                    around = _around(texts, o["key"], self.options.context_tokens)
+                    if around:
+                        item["above"], item["below"] = around
                     else:
-                        wid, number = (int(x) for x in o["key"].split("/"))
-                        item["above"], item["below"] = page_context(texts.get(wid, []), number,
-                                                                    self.options.context_tokens)
+                        item["query"] = q.query  # an image-search result has no page: the question is its context
                     items.append((q.query_id, o["key"], item))
             outs = judge.describe_images([it for _, _, it in items], bars("describe images", len(items)))
             for q in chunk:
@@ -170,6 +166,19 @@ class ModelStages:
         records = list(self.store.records("descriptions").values())
         captions = [v for r in records for v in r["images"].values()]
         self._count("describe", images=len(captions), described=sum(v["caption"] is not None for v in captions))
+
+
+def _page_texts(pages: list[dict[str, Any]]) -> dict[int, list[str]]:
+    """A question's cleaned pages as their piece texts, by webpage id."""
+    return {p["webpage_id"]: [s["text"] for s in p["pieces"]] for p in pages}
+
+
+def _around(texts: dict[int, list[str]], key: str, budget: int) -> tuple[str, str] | None:
+    """Page text above and below a page image (``"<webpage>/<n>"``); ``None`` for an image-search result."""
+    if key.startswith("aux-"):
+        return None
+    wid, number = (int(x) for x in key.split("/"))
+    return page_context(texts.get(wid, []), number, budget)
 
 
 def _verdict(out: Any) -> dict[str, Any]:

@@ -34,9 +34,8 @@ def export_release(curator: Curator, out: Path) -> dict[str, int]:
     if tmp.exists():
         shutil.rmtree(tmp)
     (tmp / "images").mkdir(parents=True)
-    lines = []
-    for q, search in curator.searched():
-        lines.append(json.dumps(_record(curator, q, search, tmp), ensure_ascii=False))
+    records = [_record(curator, q, search, tmp) for q, search in curator.searched()]
+    lines = [json.dumps(r, ensure_ascii=False) for r in records]
     (tmp / "dev_set.jsonl").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     if out.exists() and _same_tree(tmp, out):
         shutil.rmtree(tmp)  # unchanged: keep the old files (and their times, which dataset caches key on)
@@ -46,12 +45,9 @@ def export_release(curator: Curator, out: Path) -> dict[str, int]:
         tmp.rename(out)
     report = build_report(curator)
     atomic_write(store.root / "report.json", json.dumps(report, indent=2, ensure_ascii=False).encode("utf-8"))
-    valid = 0
-    for line in lines:
-        obj = json.loads(line)
-        valid += sum(img["valid"] for p in obj["webpages"] for img in p["images"]) + sum(
-            img["valid"] for img in obj["aux_images"])
-    return {"queries": len(lines), "valid_images": valid, "dropped": len(report["dropped"])}
+    valid = sum(img["valid"] for r in records for img in [*(i for p in r["webpages"] for i in p["images"]),
+                                                         *r["aux_images"]])
+    return {"queries": len(records), "valid_images": valid, "dropped": len(report["dropped"])}
 
 
 def _same_tree(a: Path, b: Path) -> bool:

@@ -20,6 +20,7 @@ failures are not recorded (nothing downstream can exist without a search), so th
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -104,7 +105,7 @@ class Curator(WebStages, ModelStages):
         own_bars = bars is None
         bars = bars or StageBars(self.console)
         try:
-            with bars if own_bars else _Null():
+            with bars if own_bars else nullcontext():
                 for stage in STAGES:
                     if stage not in stages:
                         continue
@@ -135,11 +136,3 @@ class Curator(WebStages, ModelStages):
 
 def _model_id(identity: dict[str, Any]) -> str:
     return f"{identity.get('backend')}:{identity.get('model')}"
-
-
-class _Null:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
