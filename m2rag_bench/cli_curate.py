@@ -79,10 +79,7 @@ def build_judge(out: Path, judge: str | None, text_judge: str | None, judge_base
 
     try:
         image_judge, text = make_judges(judge, judge_base_url, text_judge, judge_backend, api_key_env, concurrency,
-                                        cache=False)
-        image_judge.backend.check()
-        if text is not image_judge:
-            text.backend.check()
+                                        cache=False, check=True)
     except BackendError as exc:
         raise CliError(str(exc)) from exc
     (out / "work").mkdir(parents=True, exist_ok=True)

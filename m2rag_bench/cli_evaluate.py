@@ -16,11 +16,13 @@ PAPER_JUDGE, PAPER_TEXT_JUDGE = "gpt-4o-2024-08-06", "gpt-4o-mini-2024-07-18"
 
 
 def make_judges(judge: str | None, judge_base_url: str | None, text_judge: str | None, judge_backend: str | None,
-                api_key_env: str, concurrency: int | None, cache=True):  # noqa: ANN001,ANN201 - (ModelClient, ModelClient)
-    """The judges: explicit choices first; the paper's GPT-4o pair with an OpenAI key; else the embedded smoke judge."""
+                api_key_env: str, concurrency: int | None, cache=True, check: bool = False):  # noqa: ANN001,ANN201
+    """The judges ``(main, second)``: explicit choices first; the paper's GPT-4o pair with an OpenAI key; else the
+    embedded smoke judge. ``check`` runs each backend's preflight (reachable, key accepted, model served)."""
     from .models import make_client
 
     backend = judge_backend or ("openai" if judge_base_url or os.environ.get(api_key_env) else "embedded")
+    options: dict = {}
     if backend == "openai":
         judge = judge or (PAPER_JUDGE if not judge_base_url else None)
         if judge is None:  # a local server with one model needs no --judge
@@ -31,11 +33,12 @@ def make_judges(judge: str | None, judge_base_url: str | None, text_judge: str |
         options = {"base_url": judge_base_url, "api_key_env": api_key_env}
         if concurrency:
             options["concurrency"] = concurrency
-        main_judge = make_client("openai", judge, cache=cache, **options)
-        second = main_judge if text_judge == judge else make_client("openai", text_judge, cache=cache, **options)
-        return main_judge, second
-    main_judge = make_client(backend, judge, cache=cache)
-    second = main_judge if text_judge in (None, judge) else make_client(backend, text_judge, cache=cache)
+    main_judge = make_client(backend, judge, cache=cache, **options)
+    second = main_judge if text_judge in (None, judge) else make_client(backend, text_judge, cache=cache, **options)
+    if check:
+        main_judge.backend.check()
+        if second is not main_judge:
+            second.backend.check()
     return main_judge, second
 
 
@@ -103,10 +106,8 @@ def evaluate_run(run_dir: Path, *, judge: str | None = None, judge_base_url: str
     from .runs.progress import StageBars
 
     try:
-        main_judge, second = make_judges(judge, judge_base_url, text_judge, judge_backend, api_key_env, concurrency)
-        main_judge.backend.check()
-        if second is not main_judge:
-            second.backend.check()
+        main_judge, second = make_judges(judge, judge_base_url, text_judge, judge_backend, api_key_env, concurrency,
+                                         check=True)
         if metrics is None and main_judge.identity().get("smoke_test"):
             from .judges.metrics import METRICS, RAGAS_METRICS
 
